@@ -1,0 +1,31 @@
+# Turns the kernel templates into a C++ source holding their bytes (run at build time):
+#   cmake -DOUTPUT=<file.cpp> -DINPUTS=<a.cuh;b.cuh> -P embed_templates.cmake
+# Bytes are written as hex so any content survives, and the output is only rewritten when it
+# changes.
+set(body "// Generated from kernel_templates/ by cmake/embed_templates.cmake. Do not edit.\n")
+string(APPEND body "namespace normjit::detail::embedded {\n")
+string(APPEND body "struct File { const char* name; const char* text; unsigned long size; };\n")
+set(table "")
+set(i 0)
+foreach(path IN LISTS INPUTS)
+  get_filename_component(name "${path}" NAME)
+  file(READ "${path}" hex HEX)
+  string(LENGTH "${hex}" hexlen)
+  math(EXPR size "${hexlen} / 2")
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "\\\\x\\1" escaped "${hex}")
+  # Split the literal so no single line gets unreasonably long.
+  string(REGEX REPLACE "((\\\\x[0-9a-f][0-9a-f]){64})" "\\1\"\n\"" escaped "${escaped}")
+  string(APPEND body "static const char kText${i}[] =\n\"${escaped}\";\n")
+  string(APPEND table "  {\"${name}\", kText${i}, ${size}ul},\n")
+  math(EXPR i "${i} + 1")
+endforeach()
+string(APPEND body "extern const File kTemplateFiles[] = {\n${table}};\n")
+string(APPEND body "extern const unsigned long kTemplateFileCount = ${i}ul;\n")
+string(APPEND body "}  // namespace normjit::detail::embedded\n")
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" old)
+  if(old STREQUAL body)
+    return()
+  endif()
+endif()
+file(WRITE "${OUTPUT}" "${body}")

@@ -1,0 +1,75 @@
+/* normjit C ABI: plain tensor struct, status codes, a thread-local last-error string.
+ * Every function validates all arguments before launching anything; on failure it returns a
+ * status other than NORMJIT_SUCCESS and normjit_last_error() describes the problem. */
+#ifndef NORMJIT_NORMJIT_H_
+#define NORMJIT_NORMJIT_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NORMJIT_MAX_DIMS 8
+
+typedef enum normjit_status {
+  NORMJIT_SUCCESS = 0,
+  NORMJIT_ERROR_INVALID_ARGUMENT = 1, /* wrong dtype, shape, stride, device, aliasing, value */
+  NORMJIT_ERROR_UNSUPPORTED = 2,      /* valid input this op/architecture does not implement */
+  NORMJIT_ERROR_CUDA = 3,             /* driver failure, or no driver / GPU */
+  NORMJIT_ERROR_COMPILE = 4,          /* NVRTC rejected the generated kernel */
+  NORMJIT_ERROR_CACHE_MISS = 5,       /* offline mode and the kernel is not in the cache */
+  NORMJIT_ERROR_INTERNAL = 6
+} normjit_status;
+
+/* Values match normjit::DType. */
+typedef enum normjit_dtype {
+  NORMJIT_F32 = 0,
+  NORMJIT_F16 = 1,
+  NORMJIT_BF16 = 2,
+  NORMJIT_FP8_E4M3 = 3,
+  NORMJIT_FP8_E5M2 = 4,
+  NORMJIT_U8 = 5,
+  NORMJIT_I32 = 6
+} normjit_dtype;
+
+/* Strides in elements. `device` is the CUDA device ordinal holding `data`. */
+typedef struct normjit_tensor {
+  void* data;
+  int32_t dtype; /* normjit_dtype */
+  int32_t ndim;
+  int64_t shape[NORMJIT_MAX_DIMS];
+  int64_t stride[NORMJIT_MAX_DIMS];
+  int32_t device;
+} normjit_tensor;
+
+/* `stream` is a CUstream (NULL: legacy default stream). enable_pdl: -1 unset (on where
+ * supported), 0 off, 1 on. Optional tensors may be NULL. */
+
+/* out = input / RMS(input) * weight; input [rows, hidden] or [batch, heads, head_dim];
+ * out NULL: in place. */
+normjit_status normjit_rmsnorm(const normjit_tensor* input, const normjit_tensor* weight,
+                               double eps, const normjit_tensor* out, void* stream,
+                               int enable_pdl);
+normjit_status normjit_gemma_rmsnorm(const normjit_tensor* input, const normjit_tensor* weight,
+                                     double eps, const normjit_tensor* out, void* stream,
+                                     int enable_pdl);
+/* residual <- input + residual; input <- rmsnorm(sum) * weight. */
+normjit_status normjit_fused_add_rmsnorm(const normjit_tensor* input,
+                                         const normjit_tensor* residual,
+                                         const normjit_tensor* weight, double eps, void* stream,
+                                         int enable_pdl);
+normjit_status normjit_gemma_fused_add_rmsnorm(const normjit_tensor* input,
+                                               const normjit_tensor* residual,
+                                               const normjit_tensor* weight, double eps,
+                                               void* stream, int enable_pdl);
+
+/* Description of the last failure on this thread ("" after a success). */
+const char* normjit_last_error(void);
+const char* normjit_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NORMJIT_NORMJIT_H_ */

@@ -1,0 +1,21 @@
+// GPU architectures: the compute capability a kernel is built for and the NVRTC target used
+// for it (sm_90a on Hopper, sm_100a on Blackwell data-centre parts, plain sm_XY elsewhere).
+#pragma once
+#include <string>
+#include <string_view>
+
+namespace normjit::detail {
+
+struct Arch {
+  int cc = 0;  // compute capability * 10, e.g. 90
+
+  // The NVRTC target for this GPU, e.g. "sm_90a".
+  std::string target() const;
+  bool arch_specific() const { return cc == 90 || cc == 100 || cc == 103; }
+  bool operator==(const Arch& o) const { return cc == o.cc; }
+
+  // Accepts "sm_90", "sm_90a", "compute_90", "90", "9.0"; throws ValidationError otherwise.
+  static Arch parse(std::string_view text);
+};
+
+}  // namespace normjit::detail

@@ -1,0 +1,131 @@
+// C ABI over the C++ API: converts tensors, maps exceptions to status codes.
+#include <string>
+
+#include "normjit/normjit.h"
+#include "normjit/normjit.hpp"
+
+namespace {
+
+thread_local std::string g_last_error;
+
+static_assert(sizeof(normjit_tensor::shape) == sizeof(normjit::TensorView::shape), "dims");
+
+normjit::TensorView view(const normjit_tensor& t) {
+  normjit::TensorView v;
+  v.data = t.data;
+  v.dtype = static_cast<normjit::DType>(t.dtype);
+  v.ndim = t.ndim;
+  for (int i = 0; i < NORMJIT_MAX_DIMS; ++i) {
+    v.shape[i] = t.shape[i];
+    v.stride[i] = t.stride[i];
+  }
+  v.device = t.device;
+  return v;
+}
+
+normjit::LaunchOptions options(void* stream, int enable_pdl) {
+  normjit::LaunchOptions o;
+  o.stream = static_cast<normjit::Stream>(stream);
+  if (enable_pdl >= 0) o.enable_pdl = enable_pdl != 0;
+  return o;
+}
+
+template <class F>
+normjit_status guarded(F&& f) {
+  try {
+    f();
+    g_last_error.clear();
+    return NORMJIT_SUCCESS;
+  } catch (const normjit::ValidationError& e) {
+    g_last_error = e.what();
+    return e.kind() == normjit::ValidationError::Kind::Unsupported ? NORMJIT_ERROR_UNSUPPORTED
+                                                                   : NORMJIT_ERROR_INVALID_ARGUMENT;
+  } catch (const normjit::CudaError& e) {
+    g_last_error = e.what();
+    return NORMJIT_ERROR_CUDA;
+  } catch (const normjit::CompileError& e) {
+    g_last_error = e.what();
+    return NORMJIT_ERROR_COMPILE;
+  } catch (const normjit::CacheMissError& e) {
+    g_last_error = e.what();
+    return NORMJIT_ERROR_CACHE_MISS;
+  } catch (const std::exception& e) {
+    g_last_error = e.what();
+    return NORMJIT_ERROR_INTERNAL;
+  } catch (...) {
+    g_last_error = "normjit: unknown error";
+    return NORMJIT_ERROR_INTERNAL;
+  }
+}
+
+normjit_status missing(const char* fn, const char* arg) {
+  g_last_error = std::string("normjit.") + fn + ": " + arg + ": expected a tensor, got NULL";
+  return NORMJIT_ERROR_INVALID_ARGUMENT;
+}
+
+template <class Op>
+normjit_status rms(const char* name, Op op, const normjit_tensor* input,
+                   const normjit_tensor* weight, double eps, const normjit_tensor* out,
+                   void* stream, int enable_pdl) {
+  if (!input) return missing(name, "input");
+  if (!weight) return missing(name, "weight");
+  return guarded([&] {
+    normjit::RmsnormArgs a;
+    a.input = view(*input);
+    a.weight = view(*weight);
+    a.eps = eps;
+    if (out) a.out = view(*out);
+    op(a, options(stream, enable_pdl));
+  });
+}
+
+template <class Op>
+normjit_status fused(const char* name, Op op, const normjit_tensor* input,
+                     const normjit_tensor* residual, const normjit_tensor* weight, double eps,
+                     void* stream, int enable_pdl) {
+  if (!input) return missing(name, "input");
+  if (!residual) return missing(name, "residual");
+  if (!weight) return missing(name, "weight");
+  return guarded([&] {
+    normjit::FusedAddRmsnormArgs a;
+    a.input = view(*input);
+    a.residual = view(*residual);
+    a.weight = view(*weight);
+    a.eps = eps;
+    op(a, options(stream, enable_pdl));
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+normjit_status normjit_rmsnorm(const normjit_tensor* input, const normjit_tensor* weight,
+                               double eps, const normjit_tensor* out, void* stream,
+                               int enable_pdl) {
+  return rms("rmsnorm", normjit::rmsnorm, input, weight, eps, out, stream, enable_pdl);
+}
+normjit_status normjit_gemma_rmsnorm(const normjit_tensor* input, const normjit_tensor* weight,
+                                     double eps, const normjit_tensor* out, void* stream,
+                                     int enable_pdl) {
+  return rms("gemma_rmsnorm", normjit::gemma_rmsnorm, input, weight, eps, out, stream, enable_pdl);
+}
+normjit_status normjit_fused_add_rmsnorm(const normjit_tensor* input,
+                                         const normjit_tensor* residual,
+                                         const normjit_tensor* weight, double eps, void* stream,
+                                         int enable_pdl) {
+  return fused("fused_add_rmsnorm", normjit::fused_add_rmsnorm, input, residual, weight, eps,
+               stream, enable_pdl);
+}
+normjit_status normjit_gemma_fused_add_rmsnorm(const normjit_tensor* input,
+                                               const normjit_tensor* residual,
+                                               const normjit_tensor* weight, double eps,
+                                               void* stream, int enable_pdl) {
+  return fused("gemma_fused_add_rmsnorm", normjit::gemma_fused_add_rmsnorm, input, residual,
+               weight, eps, stream, enable_pdl);
+}
+
+const char* normjit_last_error(void) { return g_last_error.c_str(); }
+const char* normjit_version(void) { return NORMJIT_VERSION_STRING; }
+
+}  // extern "C"

@@ -1,0 +1,15 @@
+// Kernel-shape heuristics, pure functions of (problem, arch); thresholds cite measurements.
+#pragma once
+#include "op_registry.hpp"
+
+namespace normjit::detail {
+
+// Largest row the register-resident RMSNorm kernel holds: 1024 threads x 64 fp32 values.
+constexpr std::int64_t kMaxRmsHidden = 65536;
+
+KernelConfig choose_rms_norm(const ProblemSpec& problem, int max_vec, Arch arch);
+
+// Widest power-of-two vector (elements) that divides `hidden` and is <= min(max_vec, 16 bytes).
+int vector_width(std::int64_t hidden, int elem_bytes, int max_vec);
+
+}  // namespace normjit::detail

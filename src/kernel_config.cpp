@@ -1,0 +1,76 @@
+#include "kernel_config.hpp"
+
+#include <fmt/format.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <nlohmann/json.hpp>
+
+namespace normjit::detail {
+
+bool KernelConfig::operator==(const KernelConfig& o) const {
+  return op == o.op && input_dtype == o.input_dtype && weight_dtype == o.weight_dtype &&
+         output_dtype == o.output_dtype && rank3 == o.rank3 && hidden == o.hidden &&
+         vec == o.vec && threads_per_row == o.threads_per_row &&
+         rows_per_block == o.rows_per_block && cluster == o.cluster && arch == o.arch;
+}
+
+std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
+  // Pack the small fields into two words and mix them; collisions only cost a compare.
+  const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
+                          std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
+                          std::uint64_t(c.rank3) << 32 | std::uint64_t(c.arch.cc) << 40;
+  const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
+                          ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
+                           (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60));
+  std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ull;
+  return std::size_t(h ^ (h >> 29));
+}
+
+std::string CacheKey::hex() const { return fmt::format("{:016x}{:016x}", hi, lo); }
+
+std::string canonical_json(const KernelConfig& c) {
+  // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
+  // Bump "schema" whenever a field's meaning changes.
+  nlohmann::json j = {
+      {"schema", 1},
+      {"op", op_name(c.op)},
+      {"input_dtype", dtype_name(c.input_dtype)},
+      {"weight_dtype", dtype_name(c.weight_dtype)},
+      {"output_dtype", dtype_name(c.output_dtype)},
+      {"rank3", c.rank3},
+      {"hidden", c.hidden},
+      {"vec", c.vec},
+      {"threads_per_row", c.threads_per_row},
+      {"rows_per_block", c.rows_per_block},
+      {"cluster", c.cluster},
+      {"arch", c.arch.target()},
+  };
+  return j.dump();
+}
+
+CacheKey cache_key(const KernelConfig& c) {
+  const std::string s = canonical_json(c);
+  const XXH128_hash_t h = XXH3_128bits(s.data(), s.size());
+  return CacheKey{h.high64, h.low64};
+}
+
+std::string slug(const KernelConfig& c) {
+  std::string s = fmt::format("{}{}-{}", op_name(c.op), c.rank3 ? "3d" : "", dtype_name(c.input_dtype));
+  if (c.weight_dtype != c.input_dtype) s += fmt::format("-w{}", dtype_name(c.weight_dtype));
+  if (c.output_dtype != c.input_dtype) s += fmt::format("-o{}", dtype_name(c.output_dtype));
+  s += fmt::format("-h{}-v{}-t{}-r{}", c.hidden, c.vec, c.threads_per_row, c.rows_per_block);
+  if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
+  s += fmt::format("-{}", c.arch.target());
+  return s;
+}
+
+std::string prewarm_command(const KernelConfig& c) {
+  return fmt::format("normjit prewarm --arch {} --op {} --dtype {} --weight-dtype {} --hidden {}{}",
+                     c.arch.target(), op_name(c.op), dtype_name(c.input_dtype),
+                     dtype_name(c.weight_dtype), c.hidden, c.rank3 ? " --rank3" : "");
+}
+
+}  // namespace normjit::detail

@@ -1,0 +1,52 @@
+// KernelConfig: every compile-time parameter of one kernel. Its canonical serialization (JSON
+// with sorted keys) is hashed with XXH3-128 into the disk-cache key; a readable slug names it
+// in logs and file names. Run-time values (rows, strides, eps, pointers) are never part of it.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "arch.hpp"
+#include "normjit/dtype.hpp"
+#include "normjit/runtime.hpp"
+
+namespace normjit::detail {
+
+struct KernelConfig {
+  Op op = Op::rmsnorm;
+  DType input_dtype = DType::bf16;
+  DType weight_dtype = DType::bf16;
+  DType output_dtype = DType::bf16;
+  bool rank3 = false;            // per-head rows: (row / inner) * stride0 + (row % inner) * stride1
+  std::int32_t hidden = 0;       // row length (head_dim for per-head norms)
+  std::int32_t vec = 1;          // elements per vector access
+  std::int32_t threads_per_row = 1;
+  std::int32_t rows_per_block = 1;
+  std::int32_t cluster = 1;      // CTAs cooperating on one row (1: none)
+  Arch arch;
+
+  int block_threads() const { return threads_per_row * rows_per_block; }
+
+  bool operator==(const KernelConfig& o) const;
+  bool operator!=(const KernelConfig& o) const { return !(*this == o); }
+};
+
+// Cheap in-process hash for the memory cache (no allocation, no formatting).
+struct KernelConfigHasher {
+  std::size_t operator()(const KernelConfig& c) const noexcept;
+};
+
+// 128-bit disk-cache key.
+struct CacheKey {
+  std::uint64_t hi = 0, lo = 0;
+  std::string hex() const;  // 32 lowercase hex digits
+  bool operator==(const CacheKey& o) const { return hi == o.hi && lo == o.lo; }
+};
+
+std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
+CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
+std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a
+// The CLI command that would put this config in the cache (offline-mode errors quote it).
+std::string prewarm_command(const KernelConfig& c);
+
+}  // namespace normjit::detail

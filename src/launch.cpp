@@ -1,0 +1,50 @@
+#include "launch.hpp"
+
+#include <fmt/format.h>
+
+#include <type_traits>
+
+#include "cuda_driver.hpp"
+#include "normjit/errors.hpp"
+#include "runtime.hpp"
+
+namespace normjit::detail {
+
+static_assert(std::is_trivially_copyable_v<NormParams>, "kernel parameters are copied bytewise");
+static_assert(sizeof(RowTensor) == 24 && sizeof(NormParams) == 104, "host/device params layout");
+
+void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device) {
+  const std::int64_t blocks = (p.rows + c.rows_per_block - 1) / c.rows_per_block;
+  if (blocks > 0x7fffffff) {
+    throw ValidationError(ValidationError::Kind::Unsupported,
+                          fmt::format("normjit: {} rows need {} blocks, above the grid limit 2^31-1",
+                                      p.rows, blocks));
+  }
+  ScopedDeviceContext ctx(device);
+  Runtime& rt = Runtime::get();
+  CUstream stream = reinterpret_cast<CUstream>(opts.stream);
+  const LoadedKernel& k = rt.kernel(c, stream);
+
+  CUlaunchAttribute attrs[1];
+  CUlaunchConfig lc{};
+  lc.gridDimX = unsigned(blocks);
+  lc.gridDimY = lc.gridDimZ = 1;
+  lc.blockDimX = unsigned(c.block_threads());
+  lc.blockDimY = lc.blockDimZ = 1;
+  lc.sharedMemBytes = 0;
+  lc.hStream = stream;
+  lc.attrs = attrs;
+  lc.numAttrs = 0;
+  if (c.arch.cc >= 90 && opts.enable_pdl.value_or(true)) {
+    attrs[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attrs[0].value.programmaticStreamSerializationAllowed = 1;
+    lc.numAttrs = 1;
+  }
+  NormParams params = p;
+  void* args[] = {&params};
+  check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k.kernel), args, nullptr),
+        "cuLaunchKernelEx");
+  rt.count_launch();
+}
+
+}  // namespace normjit::detail

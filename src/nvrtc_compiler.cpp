@@ -1,0 +1,212 @@
+#include "nvrtc_compiler.hpp"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nvrtc.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+
+#include "log.hpp"
+#include "normjit/errors.hpp"
+#include "prelude.hpp"
+#include "template_store.hpp"
+
+namespace normjit::detail {
+namespace {
+
+struct NvrtcApi {
+  const char* (*GetErrorString)(nvrtcResult);
+  nvrtcResult (*Version)(int*, int*);
+  nvrtcResult (*GetNumSupportedArchs)(int*);
+  nvrtcResult (*GetSupportedArchs)(int*);
+  nvrtcResult (*CreateProgram)(nvrtcProgram*, const char*, const char*, int, const char* const*,
+                               const char* const*);
+  nvrtcResult (*DestroyProgram)(nvrtcProgram*);
+  nvrtcResult (*CompileProgram)(nvrtcProgram, int, const char* const*);
+  nvrtcResult (*GetProgramLogSize)(nvrtcProgram, size_t*);
+  nvrtcResult (*GetProgramLog)(nvrtcProgram, char*);
+  nvrtcResult (*GetCUBINSize)(nvrtcProgram, size_t*);
+  nvrtcResult (*GetCUBIN)(nvrtcProgram, char*);
+  nvrtcResult (*GetPTXSize)(nvrtcProgram, size_t*);
+  nvrtcResult (*GetPTX)(nvrtcProgram, char*);
+  std::string version;
+  std::vector<int> archs;  // supported sm numbers, ascending
+};
+
+struct Loaded {
+  NvrtcApi api{};
+  std::string error;
+};
+
+Loaded load_nvrtc() {
+  Loaded l;
+  std::vector<std::string> candidates;
+  if (const char* p = std::getenv("NORMJIT_NVRTC_LIBRARY"); p && *p) {
+    candidates.push_back(p);
+  } else {
+    candidates = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+#ifdef NORMJIT_NVRTC_FALLBACK
+    candidates.push_back(NORMJIT_NVRTC_FALLBACK);  // the toolkit found at configure time
+#endif
+  }
+  void* h = nullptr;
+  std::string tried;
+  for (const std::string& c : candidates) {
+    h = dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (h) break;
+    const char* e = dlerror();
+    tried += fmt::format("\n  {}: {}", c, e ? e : "?");
+  }
+  if (!h) {
+    l.error = "normjit: cannot load NVRTC (set NORMJIT_NVRTC_LIBRARY):" + tried;
+    return l;
+  }
+  bool ok = true;
+  auto sym = [&](const char* name, auto* fn) {
+    void* p = dlsym(h, name);
+    if (!p && ok) {
+      ok = false;
+      l.error = fmt::format("normjit: NVRTC library lacks {}", name);
+    }
+    *fn = reinterpret_cast<std::remove_pointer_t<decltype(fn)>>(p);
+  };
+  NvrtcApi& a = l.api;
+  sym("nvrtcGetErrorString", &a.GetErrorString);
+  sym("nvrtcVersion", &a.Version);
+  sym("nvrtcGetNumSupportedArchs", &a.GetNumSupportedArchs);
+  sym("nvrtcGetSupportedArchs", &a.GetSupportedArchs);
+  sym("nvrtcCreateProgram", &a.CreateProgram);
+  sym("nvrtcDestroyProgram", &a.DestroyProgram);
+  sym("nvrtcCompileProgram", &a.CompileProgram);
+  sym("nvrtcGetProgramLogSize", &a.GetProgramLogSize);
+  sym("nvrtcGetProgramLog", &a.GetProgramLog);
+  sym("nvrtcGetCUBINSize", &a.GetCUBINSize);
+  sym("nvrtcGetCUBIN", &a.GetCUBIN);
+  sym("nvrtcGetPTXSize", &a.GetPTXSize);
+  sym("nvrtcGetPTX", &a.GetPTX);
+  if (!ok) return l;
+  int major = 0, minor = 0;
+  a.Version(&major, &minor);
+  a.version = fmt::format("{}.{}", major, minor);
+  int n = 0;
+  a.GetNumSupportedArchs(&n);
+  a.archs.resize(size_t(n));
+  if (n > 0) a.GetSupportedArchs(a.archs.data());
+  std::sort(a.archs.begin(), a.archs.end());
+  return l;
+}
+
+const NvrtcApi& api() {
+  static const Loaded l = load_nvrtc();
+  if (!l.error.empty()) throw Error(l.error);
+  return l.api;
+}
+
+void check(const NvrtcApi& a, nvrtcResult r, const char* what) {
+  if (r != NVRTC_SUCCESS)
+    throw Error(fmt::format("normjit: {} failed: {}", what, a.GetErrorString(r)));
+}
+
+struct ProgramDeleter {
+  const NvrtcApi* a;
+  void operator()(nvrtcProgram p) const { a->DestroyProgram(&p); }
+};
+
+}  // namespace
+
+std::string nvrtc_version() { return api().version; }
+
+std::vector<int> nvrtc_supported_archs() { return api().archs; }
+
+bool nvrtc_available() noexcept {
+  try {
+    api();
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
+const std::vector<std::string>& base_compile_options() {
+  // Inference ops are specified with FTZ; divisions and square roots the spec names exactly are
+  // written as explicit PTX in the templates, so -prec-* only guard incidental math.
+  static const std::vector<std::string> opts = {"-std=c++17", "-ftz=true", "-prec-div=true",
+                                                "-prec-sqrt=true", "-fmad=true",
+                                                "-default-device"};
+  return opts;
+}
+
+Binary compile(const KernelConfig& c) {
+  const NvrtcApi& a = api();
+  const TemplateSet& ts = templates();
+  const auto t0 = std::chrono::steady_clock::now();
+
+  Binary bin;
+  const bool sass = std::binary_search(a.archs.begin(), a.archs.end(), c.arch.cc);
+  if (sass) {
+    bin.kind = Binary::Kind::Cubin;
+    bin.target = c.arch.target();
+  } else {
+    // NVRTC predates this GPU: PTX for the newest arch it knows, JIT-compiled by the driver.
+    auto it = std::upper_bound(a.archs.begin(), a.archs.end(), c.arch.cc);
+    if (it == a.archs.begin()) {
+      throw Error(fmt::format("normjit: NVRTC {} supports no architecture at or below sm_{}",
+                              a.version, c.arch.cc));
+    }
+    bin.kind = Binary::Kind::Ptx;
+    bin.target = fmt::format("compute_{}", *(it - 1));
+  }
+
+  const std::string source = prelude(c);
+  std::vector<const char*> header_text, header_names;
+  for (const TemplateFile& f : ts.files) {
+    header_text.push_back(f.text.c_str());
+    header_names.push_back(f.name.c_str());
+  }
+  const std::string name = slug(c) + ".cu";
+  nvrtcProgram raw = nullptr;
+  check(a, a.CreateProgram(&raw, source.c_str(), name.c_str(), int(header_text.size()),
+                           header_text.data(), header_names.data()),
+        "nvrtcCreateProgram");
+  std::unique_ptr<_nvrtcProgram, ProgramDeleter> prog(raw, ProgramDeleter{&a});
+
+  std::vector<std::string> options = base_compile_options();
+  options.push_back("-arch=" + bin.target);
+  std::vector<const char*> argv;
+  for (const std::string& o : options) argv.push_back(o.c_str());
+  const nvrtcResult r = a.CompileProgram(raw, int(argv.size()), argv.data());
+  size_t log_size = 0;
+  a.GetProgramLogSize(raw, &log_size);
+  bin.log.resize(log_size);
+  if (log_size) a.GetProgramLog(raw, bin.log.data());
+  while (!bin.log.empty() && (bin.log.back() == '\0' || bin.log.back() == '\n')) bin.log.pop_back();
+
+  if (const char* dump = std::getenv("NORMJIT_DUMP_SOURCE"); dump && *dump) {
+    std::ofstream(std::string(dump) + "/" + name) << source;
+  }
+  if (r != NVRTC_SUCCESS) {
+    throw CompileError(fmt::format("normjit: NVRTC failed to compile {} for {}: {}\n{}", slug(c),
+                                   bin.target, a.GetErrorString(r), bin.log),
+                       bin.log, fmt::format("{}", fmt::join(options, " ")), canonical_json(c));
+  }
+  size_t size = 0;
+  if (bin.kind == Binary::Kind::Cubin) {
+    check(a, a.GetCUBINSize(raw, &size), "nvrtcGetCUBINSize");
+    bin.bytes.resize(size);
+    check(a, a.GetCUBIN(raw, bin.bytes.data()), "nvrtcGetCUBIN");
+  } else {
+    check(a, a.GetPTXSize(raw, &size), "nvrtcGetPTXSize");
+    bin.bytes.resize(size);
+    check(a, a.GetPTX(raw, bin.bytes.data()), "nvrtcGetPTX");
+  }
+  bin.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  log_debug("compiled {} for {} in {:.1f} ms ({} bytes)", slug(c), bin.target, bin.millis, size);
+  return bin;
+}
+
+}  // namespace normjit::detail

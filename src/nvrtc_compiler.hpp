@@ -1,0 +1,31 @@
+// NVRTC, loaded at run time (libnvrtc.so.13 / .12 / NORMJIT_NVRTC_LIBRARY), compiling a
+// KernelConfig straight to SASS for its arch, or to PTX when NVRTC is older than the GPU.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "kernel_config.hpp"
+
+namespace normjit::detail {
+
+struct Binary {
+  enum class Kind : std::uint32_t { Cubin = 1, Ptx = 2 };
+  Kind kind = Kind::Cubin;
+  std::string bytes;
+  std::string target;   // e.g. "sm_90a" or "compute_120"
+  std::string log;      // NVRTC log (warnings), may be empty
+  double millis = 0;    // compile time
+};
+
+// "13.0"; throws Error when NVRTC cannot be loaded.
+std::string nvrtc_version();
+// The options every compile uses besides -arch (part of the cache fingerprint).
+const std::vector<std::string>& base_compile_options();
+// Full source handed to NVRTC (prelude); templates are passed as headers.
+Binary compile(const KernelConfig& c);
+// Architectures NVRTC can emit SASS for (e.g. 80, 86, 90, 100).
+std::vector<int> nvrtc_supported_archs();
+// True when NVRTC can be loaded (never throws).
+bool nvrtc_available() noexcept;
+
+}  // namespace normjit::detail

@@ -1,0 +1,158 @@
+// rmsnorm, gemma_rmsnorm, fused_add_rmsnorm, gemma_fused_add_rmsnorm: validation, problem ->
+// config, parameter packing (spec: rmsnorm.md).
+#include <fmt/format.h>
+
+#include "heuristics.hpp"
+#include "launch.hpp"
+#include "normjit/ops.hpp"
+#include "op_registry.hpp"
+#include "runtime.hpp"
+#include "validate.hpp"
+
+namespace normjit {
+namespace detail {
+namespace {
+
+using Kind = ValidationError::Kind;
+
+// A 3-D [B, N, D] view whose rows are equally spaced is addressed like 2-D with that spacing.
+bool flat_rows(const TensorView& t, std::int64_t* row_stride) {
+  if (t.ndim == 2) {
+    *row_stride = t.stride[0];
+    return true;
+  }
+  if (t.shape[0] == 1 || t.stride[0] == t.stride[1] * t.shape[1]) {
+    *row_stride = t.shape[1] == 1 ? t.stride[0] : t.stride[1];
+    return true;
+  }
+  if (t.shape[1] == 1) {
+    *row_stride = t.stride[0];
+    return true;
+  }
+  return false;
+}
+
+void check_hidden(const Validator& v, std::int64_t hidden) {
+  if (hidden < 1)
+    v.fail(Kind::InvalidArgument, "input", "expected a hidden size (last dimension) >= 1, got {}",
+           hidden);
+  if (hidden > kMaxRmsHidden)
+    v.fail(Kind::Unsupported, "input", "hidden size {} is above the supported maximum {}", hidden,
+           kMaxRmsHidden);
+}
+
+void run_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o) {
+  const Validator v(op_info(op).name.data());
+  const TensorView& in = a.input;
+  v.tensor("input", in);
+  v.ndim("input", in, {2, 3});
+  v.dtype("input", in, {DType::bf16, DType::f16, DType::f32});
+  const std::int64_t hidden = in.shape[in.ndim - 1];
+  check_hidden(v, hidden);
+  v.weight("weight", a.weight, hidden, in.dtype);
+  v.same_device("weight", a.weight, in);
+  const TensorView& out = a.out ? *a.out : in;
+  const char* out_arg = a.out ? "out" : "input (written in place)";
+  if (a.out) {
+    v.tensor("out", out);
+    v.same_shape("out", out, "input", in);
+    v.dtype("out", out, {in.dtype});
+    v.same_device("out", out, in);
+    v.no_overlap("out", out, "input", in, /*allow_exact_alias=*/true);
+  }
+  v.rows_disjoint(out_arg, out);
+  v.no_overlap(out_arg, out, "weight", a.weight);
+  v.eps(a.eps);
+
+  const std::int64_t rows = numel(in) / hidden;
+  if (rows == 0) return;
+
+  NormParams p{};
+  std::int64_t in_rs = 0, out_rs = 0;
+  const bool flat = flat_rows(in, &in_rs) && flat_rows(out, &out_rs);
+  if (flat) {
+    p.input = {in.data, in_rs, 0};
+    p.out = {out.data, out_rs, 0};
+    p.inner = 1;
+  } else {
+    p.input = {in.data, in.stride[0], in.stride[1]};
+    p.out = {out.data, out.stride[0], out.stride[1]};
+    p.inner = in.shape[1];
+  }
+  p.residual = {nullptr, 0, 0};
+  p.weight = a.weight.data;
+  p.rows = rows;
+  p.eps = float(a.eps);
+
+  ProblemSpec ps;
+  ps.op = op;
+  ps.dtype = in.dtype;
+  ps.weight_dtype = a.weight.dtype;
+  ps.hidden = hidden;
+  ps.rank3 = !flat;
+  const int max_vec = max_vector(in.dtype, {&in, &out, &a.weight});
+  const Arch arch = Runtime::get().device_arch(in.device);
+  launch_norm(op_info(op).choose(ps, max_vec, arch), p, o, in.device);
+}
+
+void run_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) {
+  const Validator v(op_info(op).name.data());
+  const TensorView& in = a.input;
+  const TensorView& res = a.residual;
+  v.tensor("input", in);
+  v.ndim("input", in, {2});
+  v.dtype("input", in, {DType::bf16, DType::f16, DType::f32});
+  const std::int64_t hidden = in.shape[1];
+  check_hidden(v, hidden);
+  v.tensor("residual", res);
+  v.same_shape("residual", res, "input", in);
+  v.dtype("residual", res, {in.dtype});
+  v.same_device("residual", res, in);
+  v.weight("weight", a.weight, hidden, in.dtype);
+  v.same_device("weight", a.weight, in);
+  v.rows_disjoint("input", in);
+  v.rows_disjoint("residual", res);
+  v.no_overlap("residual", res, "input", in);
+  v.no_overlap("input", in, "weight", a.weight);
+  v.no_overlap("residual", res, "weight", a.weight);
+  v.eps(a.eps);
+
+  const std::int64_t rows = in.shape[0];
+  if (rows == 0) return;
+
+  NormParams p{};
+  p.input = {in.data, in.stride[0], 0};
+  p.out = p.input;  // normalized result replaces the input
+  p.residual = {res.data, res.stride[0], 0};
+  p.weight = a.weight.data;
+  p.rows = rows;
+  p.inner = 1;
+  p.eps = float(a.eps);
+
+  ProblemSpec ps;
+  ps.op = op;
+  ps.dtype = in.dtype;
+  ps.weight_dtype = a.weight.dtype;
+  ps.hidden = hidden;
+  const int max_vec = max_vector(in.dtype, {&in, &res, &a.weight});
+  const Arch arch = Runtime::get().device_arch(in.device);
+  launch_norm(op_info(op).choose(ps, max_vec, arch), p, o, in.device);
+}
+
+}  // namespace
+}  // namespace detail
+
+void rmsnorm(const RmsnormArgs& args, const LaunchOptions& opts) {
+  detail::run_rmsnorm(Op::rmsnorm, args, opts);
+}
+void gemma_rmsnorm(const RmsnormArgs& args, const LaunchOptions& opts) {
+  detail::run_rmsnorm(Op::gemma_rmsnorm, args, opts);
+}
+void fused_add_rmsnorm(const FusedAddRmsnormArgs& args, const LaunchOptions& opts) {
+  detail::run_fused_add(Op::fused_add_rmsnorm, args, opts);
+}
+void gemma_fused_add_rmsnorm(const FusedAddRmsnormArgs& args, const LaunchOptions& opts) {
+  detail::run_fused_add(Op::gemma_fused_add_rmsnorm, args, opts);
+}
+
+}  // namespace normjit

@@ -1,0 +1,59 @@
+#include "prelude.hpp"
+
+#include <fmt/format.h>
+
+#include "op_registry.hpp"
+
+namespace normjit::detail {
+namespace {
+
+const char* device_type(DType t) {
+  switch (t) {
+    case DType::f32: return "float";
+    case DType::f16: return "normjit::f16";
+    case DType::bf16: return "normjit::bf16";
+    default: return "void";  // rejected by the static_asserts below
+  }
+}
+
+}  // namespace
+
+std::string prelude(const KernelConfig& c) {
+  const OpInfo& op = op_info(c.op);
+  const bool pdl = c.arch.cc >= 90;  // griddepcontrol exists from sm_90 on
+  return fmt::format(
+      R"(// normjit prelude v1: generated, do not edit. slug={slug}
+#include "{file}"
+struct Cfg {{
+  typedef {in} In;
+  typedef {w} Weight;
+  typedef {out} Out;
+  static constexpr int kHidden = {hidden};
+  static constexpr int kVec = {vec};
+  static constexpr int kThreadsPerRow = {tpr};
+  static constexpr int kRowsPerBlock = {rpb};
+  static constexpr int kCluster = {cluster};
+  static constexpr bool kResidual = {residual};
+  static constexpr bool kGemma = {gemma};
+  static constexpr bool k3D = {rank3};
+  static constexpr bool kPdl = {pdl};
+}};
+static_assert((Cfg::kThreadsPerRow & (Cfg::kThreadsPerRow - 1)) == 0, "threads per row: power of two");
+static_assert(Cfg::kThreadsPerRow * Cfg::kRowsPerBlock >= 32 && Cfg::kThreadsPerRow * Cfg::kRowsPerBlock <= 1024, "block size");
+static_assert((Cfg::kVec & (Cfg::kVec - 1)) == 0 && Cfg::kHidden % Cfg::kVec == 0, "vector width");
+static_assert(sizeof(Cfg::In) * Cfg::kVec <= 16, "vector wider than 16 bytes");
+extern "C" __global__ void __launch_bounds__({threads}) {entry}(const normjit::NormParams p) {{
+  normjit::{fn}<Cfg>(p);
+}}
+)",
+      fmt::arg("slug", slug(c)), fmt::arg("file", op.template_file),
+      fmt::arg("in", device_type(c.input_dtype)), fmt::arg("w", device_type(c.weight_dtype)),
+      fmt::arg("out", device_type(c.output_dtype)), fmt::arg("hidden", c.hidden),
+      fmt::arg("vec", c.vec), fmt::arg("tpr", c.threads_per_row),
+      fmt::arg("rpb", c.rows_per_block), fmt::arg("cluster", c.cluster),
+      fmt::arg("residual", op.residual), fmt::arg("gemma", op.gemma),
+      fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("threads", c.block_threads()),
+      fmt::arg("entry", kEntryName), fmt::arg("fn", op.device_fn));
+}
+
+}  // namespace normjit::detail

@@ -1,0 +1,257 @@
+#include "runtime.hpp"
+
+#include <fmt/format.h>
+#include <pwd.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <future>
+
+#include "cuda_driver.hpp"
+#include "log.hpp"
+#include "normjit/errors.hpp"
+#include "nvrtc_compiler.hpp"
+
+namespace normjit::detail {
+namespace fs = std::filesystem;
+
+namespace {
+
+bool env_flag(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v && std::string(v) != "0" && std::string(v) != "false";
+}
+
+fs::path default_cache_root() {
+  if (const char* d = std::getenv("NORMJIT_CACHE_DIR"); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "normjit";
+  const char* home = std::getenv("HOME");
+  if (!home || !*home) {
+    if (const passwd* pw = getpwuid(getuid()); pw && pw->pw_dir && *pw->pw_dir) home = pw->pw_dir;
+  }
+  if (!home || !*home) {
+    warn_once("cache-root", "no NORMJIT_CACHE_DIR, XDG_CACHE_HOME or HOME: kernels are kept in "
+                            "memory only");
+    return {};
+  }
+  return fs::path(home) / ".cache" / "normjit";
+}
+
+std::string safe_fingerprint() {
+  try {
+    return toolchain_fingerprint();
+  } catch (const std::exception&) {
+    return "nvrtc-unavailable";  // compiles will fail with NVRTC's own error
+  }
+}
+
+}  // namespace
+
+struct Runtime::Slot {
+  std::promise<void> done;
+  std::shared_future<void> ready_future = done.get_future().share();
+  std::unique_ptr<LoadedKernel> kernel;
+  std::atomic<bool> ready{false};
+};
+
+Runtime& Runtime::get() {
+  static Runtime* rt = new Runtime();  // never destroyed: ops may run during static teardown
+  return *rt;
+}
+
+Runtime::Runtime() {
+  DiskCache::Options o;
+  o.root = default_cache_root();
+  o.offline = env_flag("NORMJIT_OFFLINE");
+  if (const char* t = std::getenv("NORMJIT_LOCK_TIMEOUT_MS"); t && *t)
+    o.lock_timeout = std::chrono::milliseconds(std::atoll(t));
+  disk_ = std::make_unique<DiskCache>(o, safe_fingerprint());
+}
+
+Runtime::~Runtime() = default;
+
+RuntimeStats Runtime::stats() const {
+  RuntimeStats s;
+  s.memory_hits = memory_hits_.load();
+  s.disk_hits = disk_hits_.load();
+  s.compiles = compiles_.load();
+  s.launches = launches_.load();
+  return s;
+}
+
+Binary Runtime::binary(const KernelConfig& c, CacheOutcome* outcome) {
+  Binary b = disk_->get_or_build(
+      c,
+      [&] {
+        compiles_.fetch_add(1);
+        return compile(c);
+      },
+      outcome);
+  if (*outcome == CacheOutcome::Hit) disk_hits_.fetch_add(1);
+  return b;
+}
+
+std::unique_ptr<LoadedKernel> Runtime::load(const KernelConfig& c, CUstream stream) {
+  const DriverApi& d = driver();
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (d.cuStreamIsCapturing(stream, &capture) == CUDA_SUCCESS &&
+      capture != CU_STREAM_CAPTURE_STATUS_NONE) {
+    throw Error(fmt::format(
+        "normjit: kernel {} is not loaded in this process and the stream is being captured into "
+        "a CUDA graph; loading a module is not allowed during capture. Run the op once before "
+        "capturing (warm-up), or call normjit::prewarm and a warm-up call at start-up.",
+        slug(c)));
+  }
+  CacheOutcome outcome;
+  const Binary b = binary(c, &outcome);
+  auto k = std::make_unique<LoadedKernel>();
+  k->config = c;
+  check(d.cuLibraryLoadData(&k->library, b.bytes.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+        "cuLibraryLoadData");
+  const CUresult r = d.cuLibraryGetKernel(&k->kernel, k->library, "normjit_entry");
+  if (r != CUDA_SUCCESS) {
+    d.cuLibraryUnload(k->library);
+    check(r, "cuLibraryGetKernel");
+  }
+  return k;
+}
+
+const LoadedKernel& Runtime::kernel(const KernelConfig& c, CUstream stream) {
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    auto it = kernels_.find(c);
+    if (it != kernels_.end() && it->second->ready.load(std::memory_order_acquire)) {
+      memory_hits_.fetch_add(1, std::memory_order_relaxed);
+      return *it->second->kernel;
+    }
+  }
+  std::shared_ptr<Slot> slot;
+  bool builder = false;
+  {
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    auto [it, inserted] = kernels_.try_emplace(c);
+    if (inserted) {
+      it->second = std::make_shared<Slot>();
+      builder = true;
+    }
+    slot = it->second;
+  }
+  if (!builder) {
+    slot->ready_future.get();  // rethrows the builder's error
+    return *slot->kernel;
+  }
+  try {
+    slot->kernel = load(c, stream);
+  } catch (...) {
+    {
+      std::unique_lock<std::shared_mutex> lock(mu_);
+      kernels_.erase(c);
+    }
+    slot->done.set_exception(std::current_exception());
+    throw;
+  }
+  slot->ready.store(true, std::memory_order_release);
+  slot->done.set_value();
+  return *slot->kernel;
+}
+
+void Runtime::reset_memory_cache() {
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  for (auto& [cfg, slot] : kernels_) {
+    if (slot->ready && slot->kernel->library) driver().cuLibraryUnload(slot->kernel->library);
+  }
+  kernels_.clear();
+}
+
+CUdevice Runtime::device_handle(int device) {
+  device_arch(device);  // validates the ordinal and fills the handle
+  return handles_[size_t(device)];
+}
+
+Arch Runtime::device_arch(int device) {
+  if (device >= 0 && device < kMaxDevices) {
+    const int cc = cc_[size_t(device)].load(std::memory_order_acquire);
+    if (cc) return Arch{cc};
+  }
+  const DriverApi& d = driver();
+  int count = 0;
+  check(d.cuDeviceGetCount(&count), "cuDeviceGetCount");
+  if (device < 0 || device >= count || device >= kMaxDevices) {
+    throw ValidationError(ValidationError::Kind::InvalidArgument,
+                          fmt::format("normjit: device: expected a CUDA device ordinal in [0, {}), "
+                                      "got {}",
+                                      count, device));
+  }
+  std::lock_guard<std::mutex> lock(device_mu_);
+  CUdevice h = 0;
+  check(d.cuDeviceGet(&h, device), "cuDeviceGet");
+  int major = 0, minor = 0;
+  check(d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, h),
+        "cuDeviceGetAttribute");
+  check(d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, h),
+        "cuDeviceGetAttribute");
+  if (major < 8) {
+    throw ValidationError(ValidationError::Kind::Unsupported,
+                          fmt::format("normjit: device {}: compute capability {}.{} is below the "
+                                      "supported minimum 8.0",
+                                      device, major, minor));
+  }
+  handles_[size_t(device)] = h;
+  cc_[size_t(device)].store(major * 10 + minor, std::memory_order_release);
+  return Arch{major * 10 + minor};
+}
+
+CUcontext Runtime::primary_context(int device) {
+  CUcontext ctx = primary_[size_t(device)].load(std::memory_order_acquire);
+  if (ctx) return ctx;
+  const CUdevice h = device_handle(device);
+  std::lock_guard<std::mutex> lock(device_mu_);
+  ctx = primary_[size_t(device)].load();
+  if (!ctx) {
+    // Retained for the life of the process (the runtime is never destroyed).
+    check(driver().cuDevicePrimaryCtxRetain(&ctx, h), "cuDevicePrimaryCtxRetain");
+    primary_[size_t(device)].store(ctx, std::memory_order_release);
+  }
+  return ctx;
+}
+
+ScopedDeviceContext::ScopedDeviceContext(int device) {
+  const DriverApi& d = driver();
+  Runtime& rt = Runtime::get();
+  CUcontext cur = nullptr;
+  check(d.cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
+  if (cur) {
+    CUdevice dev = 0;
+    check(d.cuCtxGetDevice(&dev), "cuCtxGetDevice");
+    if (dev == rt.device_handle(device)) return;
+  }
+  check(d.cuCtxPushCurrent(rt.primary_context(device)), "cuCtxPushCurrent");
+  pushed_ = true;
+}
+
+ScopedDeviceContext::~ScopedDeviceContext() {
+  if (pushed_) {
+    CUcontext ignored = nullptr;
+    driver().cuCtxPopCurrent(&ignored);
+  }
+}
+
+}  // namespace normjit::detail
+
+namespace normjit {
+
+RuntimeStats runtime_stats() noexcept { return detail::Runtime::get().stats(); }
+
+CacheInfo cache_info() {
+  detail::DiskCache& d = detail::Runtime::get().disk();
+  CacheInfo i;
+  i.root = d.dir().empty() ? "" : d.dir().parent_path().parent_path().string();
+  i.fingerprint = d.fingerprint();
+  i.writable = d.writable();
+  i.offline = d.offline();
+  return i;
+}
+
+void reset_memory_cache() { detail::Runtime::get().reset_memory_cache(); }
+
+}  // namespace normjit
