@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bench.hpp"
 #include "manifest.hpp"
 #include "normjit/normjit.hpp"
 
@@ -172,7 +173,18 @@ int main(int argc, char** argv) {
   pw->add_option("-j,--jobs", pa.jobs, "Parallel compiles (default: all cores)");
   pw->add_flag("--dry-run", pa.dry_run, "List the problems without compiling");
   pw->add_flag("--json", pa.as_json, "Machine-readable report");
-  for (CLI::App* sub : {info, pw})
+  tools::BenchArgs ba;
+  bool latency = false;
+  CLI::App* bench = app.add_subcommand("bench", "Time ops on the GPU against a device copy (validates first)");
+  bench->add_option("--op", ba.ops, "Ops, comma list")->capture_default_str();
+  bench->add_option("--dtype", ba.dtypes, "Dtypes, comma list")->capture_default_str();
+  bench->add_option("--tokens", ba.tokens, "Token (row) counts, comma list")->capture_default_str();
+  bench->add_option("--hidden", ba.hidden, "Hidden sizes, comma list")->capture_default_str();
+  bench->add_option("--reps", ba.reps, "Samples per shape")->capture_default_str();
+  bench->add_flag("!--no-pdl", ba.pdl, "Launch without programmatic dependent launch");
+  bench->add_flag("--latency", latency,
+                  "First-call (cold/disk) latency, host cost per call, per-launch time in a graph");
+  for (CLI::App* sub : {info, pw, bench})
     sub->add_option("--cache-dir", cache_dir, "Cache root");
 
   CLI11_PARSE(app, argc, argv);
@@ -180,10 +192,12 @@ int main(int argc, char** argv) {
   try {
     if (info->parsed()) return cmd_info(info_json);
     if (pw->parsed()) return cmd_prewarm(pa);
+    if (bench->parsed()) return latency ? tools::run_latency() : tools::run_bench(ba);
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "normjit: error: {}\n", e.what());
+    const std::string msg = e.what();
+    fmt::print(stderr, "{}{}\n", msg.rfind("normjit", 0) == 0 ? "" : "normjit: error: ", msg);
     return 2;
   }
   return 0;

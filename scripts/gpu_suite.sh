@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds normjit and runs the whole GPU suite on a machine with a CUDA GPU, in one call:
+#   1. configure + build (deps from .devdeps/ when present: ../shared/device/fetch-deps.sh)
+#   2. the prewarmed-cache check: cache/prewarmed (filled with `normjit prewarm --arch sm_90`
+#      on a machine without a GPU) must serve every call with NORMJIT_OFFLINE=1
+#   3. every ctest with label gpu, on a fresh cache
+#   4. `normjit bench --latency` and a short `normjit bench` table
+# Logs go to $OUT (or ./gpu-out); the last lines are a summary.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out"
+build=$root/build-gpu
+prefix=()
+[ -d "$root/.devdeps/usr" ] && prefix=(-DCMAKE_PREFIX_PATH="$root/.devdeps/usr")
+jobs=$(nproc)
+summary=()
+status=0
+
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
+
+t0=$(date +%s)
+if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${prefix[@]}" >"$out/configure.log" 2>&1 &&
+   cmake --build "$build" -j "$jobs" --target normjit normjit_cli test_gpu >"$out/build.log" 2>&1; then
+  summary+=("build: ok in $(( $(date +%s) - t0 )) s")
+else
+  tail -30 "$out/configure.log" "$out/build.log"
+  echo "SUMMARY: build failed"
+  exit 1
+fi
+"$build/normjit" info | tee "$out/info.txt"
+
+if [ -d "$root/cache/prewarmed" ]; then
+  # Copy so the carried cache stays as it came; offline mode turns any compile into an error.
+  pre=$(mktemp -d); cp -r "$root/cache/prewarmed/." "$pre/"
+  if NORMJIT_OFFLINE=1 NORMJIT_CACHE_DIR="$pre" "$build/tests/gpu/test_gpu" "[.prewarmed]" >"$out/prewarmed.log" 2>&1; then
+    summary+=("prewarmed cache (sm_90, filled without a GPU): served offline, 0 compiles")
+  else
+    tail -20 "$out/prewarmed.log"; summary+=("prewarmed cache: FAILED"); status=1
+  fi
+fi
+
+cache=$(mktemp -d)
+t0=$(date +%s)
+NORMJIT_CACHE_DIR="$cache" ctest --test-dir "$build" -L gpu --output-on-failure -j 8 \
+  --timeout 900 >"$out/ctest-gpu.log" 2>&1
+rc=$?
+grep -E "tests passed|tests failed|\*\*\*Failed|Not Run|Timeout" "$out/ctest-gpu.log" | tail -15
+summary+=("gpu ctest (rc=$rc) in $(( $(date +%s) - t0 )) s: $(grep -E 'tests passed' "$out/ctest-gpu.log")")
+[ $rc -eq 0 ] || status=1
+
+if [ "${NORMJIT_SKIP_BENCH:-0}" != 1 ]; then
+  "$build/normjit" bench --latency 2>&1 | tee "$out/latency.txt"
+  "$build/normjit" bench --op rmsnorm,fused_add_rmsnorm --tokens 1,128,2048,32768 --hidden 4096,8192 \
+    --reps 50 2>&1 | tee "$out/bench.txt"
+fi
+
+echo "== SUMMARY ($(date -u +%F) $(cut -d, -f1 "$out/gpu.txt"))"
+for line in "${summary[@]}"; do echo "  $line"; done
+exit $status

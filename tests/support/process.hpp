@@ -1,0 +1,32 @@
+// Child processes for tests: the multi-process cache tests and the second-process GPU test.
+#pragma once
+#include <sys/types.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace njtest {
+
+using EnvList = std::vector<std::pair<std::string, std::string>>;  // value "" unsets
+
+struct ProcessResult {
+  int exit_code = -1;     // -1 when killed by a signal
+  int signal = 0;
+  std::string output;     // stdout and stderr together
+};
+
+// Starts argv[0] (a path) with extra environment; output goes to `output_file` if non-empty.
+pid_t spawn(const std::vector<std::string>& argv, const EnvList& env = {},
+            const std::string& output_file = "");
+// Waits for a spawned child.
+ProcessResult wait_for(pid_t pid, const std::string& output_file = "");
+// spawn + wait, capturing output.
+ProcessResult run(const std::vector<std::string>& argv, const EnvList& env = {});
+
+// Absolute path of the running executable (to re-run the test binary as a child).
+std::string self_exe();
+// A fresh empty directory under $TMPDIR, removed by the caller (or left for debugging).
+std::string make_temp_dir(const std::string& tag);
+
+}  // namespace njtest

@@ -1,0 +1,27 @@
+// `normjit bench`: device-time benchmarks on the GPU (method: docs/benchmarks.md).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace normjit::tools {
+
+struct BenchArgs {
+  std::vector<std::string> ops{"rmsnorm"};
+  std::vector<std::string> dtypes{"bf16"};
+  std::vector<std::string> tokens{"1,128,2048,32768"};
+  std::vector<std::string> hidden{"4096,8192"};
+  int reps = 100;
+  bool pdl = true;
+  bool as_json = false;
+};
+
+// Times each op x tokens x hidden (L2 flushed before every sample, inputs rotated so they
+// come from HBM, CUDA events around one call, median/p10/p90) and prints GB/s and % of a
+// device-to-device copy measured in the same process. Validates outputs first.
+int run_bench(const BenchArgs& a);
+
+// First-call latency (NVRTC compile + load), warm disk-cache load, host cost of a steady-state
+// call against a raw cuLaunchKernelEx of the same kernel, and per-launch time in a CUDA graph.
+int run_latency();
+
+}  // namespace normjit::tools
