@@ -80,29 +80,33 @@ template <class T, int N> struct VecBytes {
   typedef typename Chunk<kChunk>::type ChunkT;
 };
 
-// Streaming load of activations: each row is read once, so keep it out of L1.
-template <class T, int N>
-__device__ __forceinline__ void load_stream(const T* p, float (&f)[N]) {
+// N elements of T kept in their storage format (half the registers of fp32 for 16-bit types)
+// and converted to fp32 on use.
+template <class T, int N> struct Packed {
   typedef VecBytes<T, N> VB;
-  union { typename VB::ChunkT c[VB::kChunks]; T e[N]; } u;
-  const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
-#pragma unroll
-  for (int i = 0; i < VB::kChunks; ++i) u.c[i] = __ldcs(src + i);
-#pragma unroll
-  for (int j = 0; j < N; ++j) f[j] = to_float(u.e[j]);
-}
+  union {
+    typename VB::ChunkT c[VB::kChunks];
+    T e[N];
+  } u;
 
-// Cached load of parameters (weights) that every row reads.
-template <class T, int N>
-__device__ __forceinline__ void load_cached(const T* p, float (&f)[N]) {
-  typedef VecBytes<T, N> VB;
-  union { typename VB::ChunkT c[VB::kChunks]; T e[N]; } u;
-  const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
+  // Streaming load of activations: each row is read once, so keep it out of L1.
+  __device__ __forceinline__ void load_stream(const T* p) {
+    const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
 #pragma unroll
-  for (int i = 0; i < VB::kChunks; ++i) u.c[i] = __ldg(src + i);
+    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = __ldcs(src + i);
+  }
+  // Cached load of parameters (weights) that every row reads.
+  __device__ __forceinline__ void load_cached(const T* p) {
+    const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
 #pragma unroll
-  for (int j = 0; j < N; ++j) f[j] = to_float(u.e[j]);
-}
+    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = __ldg(src + i);
+  }
+  __device__ __forceinline__ void zero() {
+#pragma unroll
+    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = typename VB::ChunkT();
+  }
+  __device__ __forceinline__ float operator[](int j) const { return to_float(u.e[j]); }
+};
 
 template <class T, int N>
 __device__ __forceinline__ void store_vec(T* p, const float (&f)[N]) {

@@ -1,11 +1,18 @@
 // RMSNorm family: rmsnorm (2-D and per-head 3-D), gemma_rmsnorm, fused_add_rmsnorm,
 // gemma_fused_add_rmsnorm (spec: rmsnorm.md sections 1-5).
 //
-// One row is owned by kThreadsPerRow threads; a block holds kRowsPerBlock rows. The row lives
-// in registers as fp32 (kItems vectors of kVec elements per thread), so global memory is read
-// and written exactly once. Cfg provides:
+// One row is owned by kThreadsPerRow threads; a block holds kRowsPerBlock rows; each thread
+// handles kItems vectors of kVec elements. Where the row lives between the reduction and the
+// output is Cfg::kResidency:
+//   0  registers, with the weight loaded alongside the row so its latency overlaps the row's;
+//   1  registers, the weight loaded after the reduction (fewer registers for wide rows);
+//   2  not kept: the row is re-read (from L2) after the reduction, for rows too wide for the
+//      register file. The fused add then writes the residual in the second pass, after the
+//      re-read, so in-place updates stay correct.
+// Activations stay packed in their storage type until used; the fused add keeps the fp32 sum,
+// which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
-//   kHidden, kVec, kThreadsPerRow, kRowsPerBlock
+//   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kResidency
 //   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+)
 #pragma once
 #include "reduce.cuh"
@@ -22,6 +29,8 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   constexpr int kVectors = Cfg::kHidden / kVec;
   constexpr int kItems = (kVectors + kGroup - 1) / kGroup;
   constexpr bool kExact = kVectors % kGroup == 0;  // no lane runs past the row end
+  constexpr bool kKeep = Cfg::kResidency < 2;       // row held in registers
+  constexpr bool kEarlyWeight = Cfg::kResidency == 0;
   static_assert(Cfg::kHidden % kVec == 0, "hidden must be a multiple of the vector width");
 
   __shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats];
@@ -29,45 +38,72 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   const int lane = threadIdx.x % kGroup;
   const i64 row = i64(blockIdx.x) * kRows + threadIdx.x / kGroup;
   const bool active = row < p.rows;
+  auto col_of = [&](int it) { return (it * kGroup + lane) * kVec; };
+  auto in_row = [&](int it) { return kExact || col_of(it) < Cfg::kHidden; };
 
   pdl_wait<Cfg::kPdl>();
 
   const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
   T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
+  T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
+  const W* w = static_cast<const W*>(p.weight);
 
-  float v[kItems][kVec];
+  // Loads item `it` and returns the fp32 values the norm sees: x, or h = x + r (fused add).
+  // With `store_residual` the fused add also writes cvt_T(h) back to the residual.
+  auto load_item = [&](int it, float (&v)[kVec], bool store_residual) {
+    Packed<T, kVec> x;
+    if (active && in_row(it)) x.load_stream(x_row + col_of(it));
+    else x.zero();
+    if constexpr (Cfg::kResidual) {
+      Packed<T, kVec> r;
+      if (active && in_row(it)) r.load_stream(r_row + col_of(it));
+      else r.zero();
 #pragma unroll
-  for (int it = 0; it < kItems; ++it) {
-    const int col = (it * kGroup + lane) * kVec;
-    if (active && (kExact || col < Cfg::kHidden)) {
-      load_stream<T, kVec>(x_row + col, v[it]);
+      for (int j = 0; j < kVec; ++j) v[j] = add_rn(x[j], r[j]);
+      if (store_residual && active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), v);
     } else {
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) v[it][j] = 0.f;
+      for (int j = 0; j < kVec; ++j) v[j] = x[j];
     }
-  }
+  };
 
-  if constexpr (Cfg::kResidual) {
-    // h = fp32(x) + fp32(r); the residual stream keeps cvt_T(h), the norm sees fp32 h.
-    T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
-#pragma unroll
-    for (int it = 0; it < kItems; ++it) {
-      const int col = (it * kGroup + lane) * kVec;
-      if (active && (kExact || col < Cfg::kHidden)) {
-        float r[kVec];
-        load_stream<T, kVec>(r_row + col, r);
-#pragma unroll
-        for (int j = 0; j < kVec; ++j) v[it][j] = add_rn(v[it][j], r[j]);
-        store_vec<T, kVec>(r_row + col, v[it]);
-      }
-    }
-  }
+  // Registers that hold the row (residency 0/1): packed input, or the fp32 sum for fused add.
+  constexpr int kHeld = kKeep ? kItems : 1;
+  Packed<T, kVec> xs[Cfg::kResidual ? 1 : kHeld];
+  float hs[Cfg::kResidual ? kHeld : 1][kVec];
+  Packed<W, kVec> ws[kEarlyWeight ? kItems : 1];
 
   float ss = 0.f;
+  if constexpr (kKeep) {
 #pragma unroll
-  for (int it = 0; it < kItems; ++it)
+    for (int it = 0; it < kItems; ++it) {
+      if constexpr (Cfg::kResidual) {
+        load_item(it, hs[it], true);
+      } else {
+        if (active && in_row(it)) xs[it].load_stream(x_row + col_of(it));
+        else xs[it].zero();
+      }
+      if constexpr (kEarlyWeight) {
+        if (in_row(it)) ws[it].load_cached(w + col_of(it));
+        else ws[it].zero();
+      }
+    }
 #pragma unroll
-    for (int j = 0; j < kVec; ++j) ss = fma_rn(v[it][j], v[it][j], ss);
+    for (int it = 0; it < kItems; ++it)
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const float v = Cfg::kResidual ? hs[it][j] : xs[it][j];
+        ss = fma_rn(v, v, ss);
+      }
+  } else {
+#pragma unroll 4
+    for (int it = 0; it < kItems; ++it) {
+      float v[kVec];
+      load_item(it, v, false);
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
+    }
+  }
   ss = row_sum<kGroup, kRows>(ss, red);
 
   const float ms = div_rn(ss, float(Cfg::kHidden));
@@ -75,17 +111,23 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   constexpr float kOffset = Cfg::kGemma ? 1.f : 0.f;
 
   if (active) {
-    const W* w = static_cast<const W*>(p.weight);
-#pragma unroll
+#pragma unroll(kKeep ? kItems : 4)
     for (int it = 0; it < kItems; ++it) {
-      const int col = (it * kGroup + lane) * kVec;
-      if (kExact || col < Cfg::kHidden) {
-        float wv[kVec];
-        load_cached<W, kVec>(w + col, wv);
+      if (!in_row(it)) continue;
+      float v[kVec];
+      if constexpr (kKeep) {
 #pragma unroll
-        for (int j = 0; j < kVec; ++j) v[it][j] = mul_rn(mul_rn(v[it][j], rstd), add_rn(wv[j], kOffset));
-        store_vec<T, kVec>(y_row + col, v[it]);
+        for (int j = 0; j < kVec; ++j) v[j] = Cfg::kResidual ? hs[it][j] : xs[it][j];
+      } else {
+        load_item(it, v, true);  // second pass: re-read, then write the residual
       }
+      Packed<W, kVec> wl;
+      if constexpr (kEarlyWeight) wl = ws[it];
+      else wl.load_cached(w + col_of(it));
+      float y[kVec];
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) y[j] = mul_rn(mul_rn(v[j], rstd), add_rn(wl[j], kOffset));
+      store_vec<T, kVec>(y_row + col_of(it), y);
     }
   }
 

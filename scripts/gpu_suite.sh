@@ -49,10 +49,21 @@ grep -E "tests passed|tests failed|\*\*\*Failed|Not Run|Timeout" "$out/ctest-gpu
 summary+=("gpu ctest (rc=$rc) in $(( $(date +%s) - t0 )) s: $(grep -E 'tests passed' "$out/ctest-gpu.log")")
 [ $rc -eq 0 ] || status=1
 
+if command -v cuobjdump >/dev/null; then
+  # Register use and SASS of a few cached kernels (entries are a 64-byte header + cubin).
+  for f in $(find "$cache" -name 'rmsnorm-bf16-h8192-*.cubin' -o -name 'fused_add_rmsnorm-bf16-h8192-*.cubin' | head -4); do
+    tail -c +65 "$f" >"$out/k.cubin"
+    echo "== $(basename "$f")" >>"$out/sass.txt"
+    cuobjdump -res-usage "$out/k.cubin" >>"$out/sass.txt" 2>&1
+    cuobjdump -sass "$out/k.cubin" >>"$out/sass.txt" 2>&1
+  done
+  rm -f "$out/k.cubin"
+fi
+
 if [ "${NORMJIT_SKIP_BENCH:-0}" != 1 ]; then
   "$build/normjit" bench --latency 2>&1 | tee "$out/latency.txt"
-  "$build/normjit" bench --op rmsnorm,fused_add_rmsnorm --tokens 1,128,2048,32768 --hidden 4096,8192 \
-    --reps 50 2>&1 | tee "$out/bench.txt"
+  "$build/normjit" bench ${BENCH_ARGS:---op rmsnorm,fused_add_rmsnorm --tokens 1,128,2048,32768 --hidden 4096,8192 --reps 50} \
+    2>&1 | tee "$out/bench.txt"
 fi
 
 echo "== SUMMARY ($(date -u +%F) $(cut -d, -f1 "$out/gpu.txt"))"

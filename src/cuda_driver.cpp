@@ -86,7 +86,7 @@ Loaded load_driver() {
   ok = ok && resolve(get_proc, "cuStreamSynchronize", 2000, &a.cuStreamSynchronize, &e);
   ok = ok && resolve(get_proc, "cuStreamBeginCapture", 10010, &a.cuStreamBeginCapture, &e);
   ok = ok && resolve(get_proc, "cuStreamEndCapture", 10000, &a.cuStreamEndCapture, &e);
-  ok = ok && resolve(get_proc, "cuGraphInstantiate", 12000, &a.cuGraphInstantiate, &e);
+  ok = ok && resolve(get_proc, "cuGraphInstantiateWithFlags", 11040, &a.cuGraphInstantiate, &e);
   ok = ok && resolve(get_proc, "cuGraphLaunch", 10000, &a.cuGraphLaunch, &e);
   ok = ok && resolve(get_proc, "cuGraphExecDestroy", 10000, &a.cuGraphExecDestroy, &e);
   ok = ok && resolve(get_proc, "cuGraphDestroy", 10000, &a.cuGraphDestroy, &e);

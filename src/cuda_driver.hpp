@@ -43,7 +43,7 @@ struct DriverApi {
   CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuStreamBeginCapture)(CUstream, CUstreamCaptureMode);
   CUresult (*cuStreamEndCapture)(CUstream, CUgraph*);
-  CUresult (*cuGraphInstantiate)(CUgraphExec*, CUgraph, unsigned long long);
+  CUresult (*cuGraphInstantiate)(CUgraphExec*, CUgraph, unsigned long long);  // ...WithFlags
   CUresult (*cuGraphLaunch)(CUgraphExec, CUstream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec);
   CUresult (*cuGraphDestroy)(CUgraph);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "normjit/errors.hpp"
 
 namespace normjit::detail {
@@ -12,6 +14,23 @@ int vector_width(std::int64_t hidden, int elem_bytes, int max_vec) {
   int v = 1;
   while (v * 2 <= limit && hidden % (v * 2) == 0) v *= 2;
   return v;
+}
+
+int choose_residency(const KernelConfig& c, bool residual) {
+  const int vectors = c.hidden / c.vec;
+  const int items = (vectors + c.threads_per_row - 1) / c.threads_per_row;
+  auto words = [&](DType t) { return items * ((c.vec * dtype_size(t) + 3) / 4); };
+  // Registers a thread spends holding its part of the row: packed storage words, or fp32
+  // values for the fused add (the spec normalizes the unrounded sum).
+  const int row = residual ? items * c.vec : words(c.input_dtype);
+  const int weight = words(c.weight_dtype);
+  // What a thread may spend on data: 32 registers keeps a thread near 64 registers in all
+  // (ptxas -v on sm_90a: addressing and temporaries take about 30), so an SM holds at least
+  // 1024 threads; a 1024-thread block gets no more than that anyway.
+  const int budget = std::min(32, 65536 / c.block_threads() - 36);
+  if (row + weight <= budget) return 0;
+  if (row <= budget) return 1;
+  return 2;
 }
 
 KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
@@ -41,6 +60,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 ? 1 : 128 / tpr;
   c.cluster = 1;
+  c.residency = choose_residency(c, info.residual);
   return c;
 }
 

@@ -12,14 +12,16 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
   return op == o.op && input_dtype == o.input_dtype && weight_dtype == o.weight_dtype &&
          output_dtype == o.output_dtype && rank3 == o.rank3 && hidden == o.hidden &&
          vec == o.vec && threads_per_row == o.threads_per_row &&
-         rows_per_block == o.rows_per_block && cluster == o.cluster && arch == o.arch;
+         rows_per_block == o.rows_per_block && cluster == o.cluster &&
+         residency == o.residency && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
   // Pack the small fields into two words and mix them; collisions only cost a compare.
   const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
-                          std::uint64_t(c.rank3) << 32 | std::uint64_t(c.arch.cc) << 40;
+                          std::uint64_t(c.rank3) << 32 | std::uint64_t(c.residency) << 36 |
+                          std::uint64_t(c.arch.cc) << 40;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60));
@@ -46,6 +48,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"threads_per_row", c.threads_per_row},
       {"rows_per_block", c.rows_per_block},
       {"cluster", c.cluster},
+      {"residency", residency_name(c.residency)},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -57,12 +60,21 @@ CacheKey cache_key(const KernelConfig& c) {
   return CacheKey{h.high64, h.low64};
 }
 
+const char* residency_name(int r) {
+  switch (r) {
+    case 0: return "row+weight";
+    case 1: return "row";
+    default: return "reload";
+  }
+}
+
 std::string slug(const KernelConfig& c) {
   std::string s = fmt::format("{}{}-{}", op_name(c.op), c.rank3 ? "3d" : "", dtype_name(c.input_dtype));
   if (c.weight_dtype != c.input_dtype) s += fmt::format("-w{}", dtype_name(c.weight_dtype));
   if (c.output_dtype != c.input_dtype) s += fmt::format("-o{}", dtype_name(c.output_dtype));
   s += fmt::format("-h{}-v{}-t{}-r{}", c.hidden, c.vec, c.threads_per_row, c.rows_per_block);
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
+  if (c.residency != 0) s += c.residency == 1 ? "-lw" : "-reload";
   s += fmt::format("-{}", c.arch.target());
   return s;
 }

@@ -23,6 +23,10 @@ struct KernelConfig {
   std::int32_t threads_per_row = 1;
   std::int32_t rows_per_block = 1;
   std::int32_t cluster = 1;      // CTAs cooperating on one row (1: none)
+  // Where a row lives between the reduction and the output: 0 registers (weight loaded with
+  // the row), 1 registers (weight loaded after the reduction, fewer registers), 2 nowhere
+  // (re-read from global memory / L2 after the reduction; for rows too wide for registers).
+  std::int32_t residency = 0;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -43,6 +47,7 @@ struct CacheKey {
   bool operator==(const CacheKey& o) const { return hi == o.hi && lo == o.lo; }
 };
 
+const char* residency_name(int residency);       // "row+weight", "row", "reload"
 std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a

@@ -141,34 +141,31 @@ const std::vector<std::string>& base_compile_options() {
   return opts;
 }
 
-Binary compile(const KernelConfig& c) {
-  const NvrtcApi& a = api();
-  const TemplateSet& ts = templates();
-  const auto t0 = std::chrono::steady_clock::now();
+namespace {
 
+Binary compile_program(const std::string& source, const std::string& name, Arch arch,
+                       const std::vector<TemplateFile>& headers, const std::string& config) {
+  const NvrtcApi& a = api();
+  const auto t0 = std::chrono::steady_clock::now();
   Binary bin;
-  const bool sass = std::binary_search(a.archs.begin(), a.archs.end(), c.arch.cc);
-  if (sass) {
+  if (std::binary_search(a.archs.begin(), a.archs.end(), arch.cc)) {
     bin.kind = Binary::Kind::Cubin;
-    bin.target = c.arch.target();
+    bin.target = arch.target();
   } else {
     // NVRTC predates this GPU: PTX for the newest arch it knows, JIT-compiled by the driver.
-    auto it = std::upper_bound(a.archs.begin(), a.archs.end(), c.arch.cc);
+    auto it = std::upper_bound(a.archs.begin(), a.archs.end(), arch.cc);
     if (it == a.archs.begin()) {
       throw Error(fmt::format("normjit: NVRTC {} supports no architecture at or below sm_{}",
-                              a.version, c.arch.cc));
+                              a.version, arch.cc));
     }
     bin.kind = Binary::Kind::Ptx;
     bin.target = fmt::format("compute_{}", *(it - 1));
   }
-
-  const std::string source = prelude(c);
   std::vector<const char*> header_text, header_names;
-  for (const TemplateFile& f : ts.files) {
+  for (const TemplateFile& f : headers) {
     header_text.push_back(f.text.c_str());
     header_names.push_back(f.name.c_str());
   }
-  const std::string name = slug(c) + ".cu";
   nvrtcProgram raw = nullptr;
   check(a, a.CreateProgram(&raw, source.c_str(), name.c_str(), int(header_text.size()),
                            header_text.data(), header_names.data()),
@@ -190,9 +187,9 @@ Binary compile(const KernelConfig& c) {
     std::ofstream(std::string(dump) + "/" + name) << source;
   }
   if (r != NVRTC_SUCCESS) {
-    throw CompileError(fmt::format("normjit: NVRTC failed to compile {} for {}: {}\n{}", slug(c),
+    throw CompileError(fmt::format("normjit: NVRTC failed to compile {} for {}: {}\n{}", name,
                                    bin.target, a.GetErrorString(r), bin.log),
-                       bin.log, fmt::format("{}", fmt::join(options, " ")), canonical_json(c));
+                       bin.log, fmt::format("{}", fmt::join(options, " ")), config);
   }
   size_t size = 0;
   if (bin.kind == Binary::Kind::Cubin) {
@@ -205,8 +202,18 @@ Binary compile(const KernelConfig& c) {
     check(a, a.GetPTX(raw, bin.bytes.data()), "nvrtcGetPTX");
   }
   bin.millis = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  log_debug("compiled {} for {} in {:.1f} ms ({} bytes)", slug(c), bin.target, bin.millis, size);
+  log_debug("compiled {} for {} in {:.1f} ms ({} bytes)", name, bin.target, bin.millis, size);
   return bin;
+}
+
+}  // namespace
+
+Binary compile(const KernelConfig& c) {
+  return compile_program(prelude(c), slug(c) + ".cu", c.arch, templates().files, canonical_json(c));
+}
+
+Binary compile_source(const std::string& source, const std::string& name, Arch arch) {
+  return compile_program(source, name, arch, {}, "");
 }
 
 }  // namespace normjit::detail

@@ -21,8 +21,11 @@ struct Binary {
 std::string nvrtc_version();
 // The options every compile uses besides -arch (part of the cache fingerprint).
 const std::vector<std::string>& base_compile_options();
-// Full source handed to NVRTC (prelude); templates are passed as headers.
+// Compiles prelude(c) with the templates as headers. Throws CompileError with the log.
 Binary compile(const KernelConfig& c);
+// Compiles any self-contained source for `arch` with the base options (tools use this for
+// helper kernels). `name` labels the program in errors.
+Binary compile_source(const std::string& source, const std::string& name, Arch arch);
 // Architectures NVRTC can emit SASS for (e.g. 80, 86, 90, 100).
 std::vector<int> nvrtc_supported_archs();
 // True when NVRTC can be loaded (never throws).

@@ -3,7 +3,13 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+
 #include "heuristics.hpp"
+#include "normjit/errors.hpp"
 
 namespace normjit {
 namespace detail {
@@ -21,6 +27,39 @@ constexpr OpInfo kOps[] = {
 }  // namespace
 
 const OpInfo& op_info(Op op) { return kOps[static_cast<int>(op)]; }
+
+namespace {
+std::atomic<const ConfigOverride*> g_override{nullptr};
+}
+
+void set_config_override(const ConfigOverride* o) { g_override.store(o); }
+
+KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
+  const OpInfo& info = op_info(problem.op);
+  KernelConfig c = info.choose(problem, max_vec, arch);
+  const ConfigOverride* o = g_override.load(std::memory_order_relaxed);
+  if (!o) return c;
+  auto bad = [&](const std::string& what) {
+    throw ValidationError(ValidationError::Kind::Unsupported,
+                          fmt::format("normjit: config override for {}: {}", slug(c), what));
+  };
+  if (o->vec) {
+    if (o->vec > c.vec || c.hidden % o->vec != 0 || (o->vec & (o->vec - 1)))
+      bad(fmt::format("vec {} must be a power of two <= {} dividing hidden", o->vec, c.vec));
+    c.vec = o->vec;
+  }
+  if (o->threads_per_row) c.threads_per_row = o->threads_per_row;
+  if (o->rows_per_block) c.rows_per_block = o->rows_per_block;
+  else if (o->threads_per_row) c.rows_per_block = std::max(1, 128 / c.threads_per_row);
+  const int tpr = c.threads_per_row, block = c.block_threads();
+  if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1))) bad(fmt::format("threads_per_row {}", tpr));
+  if (block < 32 || block > 1024) bad(fmt::format("block of {} threads", block));
+  const int items = (c.hidden / c.vec + tpr - 1) / tpr;
+  if (items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
+  c.residency = o->residency >= 0 ? o->residency : choose_residency(c, info.residual);
+  if (c.residency > 2) bad(fmt::format("residency {}", c.residency));
+  return c;
+}
 
 }  // namespace detail
 

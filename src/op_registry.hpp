@@ -26,4 +26,19 @@ struct OpInfo {
 
 const OpInfo& op_info(Op op);
 
+// Fields a benchmark may force over the heuristic's choice (0 / -1: keep the heuristic's).
+struct ConfigOverride {
+  int threads_per_row = 0;
+  int rows_per_block = 0;
+  int vec = 0;         // only narrower than the heuristic's (alignment was checked for that)
+  int residency = -1;
+};
+// Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
+// meant to be changed while ops run on other threads.
+void set_config_override(const ConfigOverride* o);
+
+// The config an op call uses: the op's heuristic, then the override if one is installed.
+// Throws ValidationError when the problem (or the override) is not supported.
+KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch);
+
 }  // namespace normjit::detail

@@ -92,7 +92,7 @@ void run_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o) {
   ps.rank3 = !flat;
   const int max_vec = max_vector(in.dtype, {&in, &out, &a.weight});
   const Arch arch = Runtime::get().device_arch(in.device);
-  launch_norm(op_info(op).choose(ps, max_vec, arch), p, o, in.device);
+  launch_norm(choose_config(ps, max_vec, arch), p, o, in.device);
 }
 
 void run_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) {
@@ -136,7 +136,7 @@ void run_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) 
   ps.hidden = hidden;
   const int max_vec = max_vector(in.dtype, {&in, &res, &a.weight});
   const Arch arch = Runtime::get().device_arch(in.device);
-  launch_norm(op_info(op).choose(ps, max_vec, arch), p, o, in.device);
+  launch_norm(choose_config(ps, max_vec, arch), p, o, in.device);
 }
 
 }  // namespace

@@ -41,7 +41,7 @@ std::vector<PrewarmItem> prewarm(const std::vector<ProblemSpec>& problems, const
                                         "got {}",
                                         info.name, dtype_name(p.dtype)));
     }
-    const KernelConfig c = info.choose(p, p.max_vec, a);
+    const KernelConfig c = choose_config(p, p.max_vec, a);
     if (seen.insert(c).second) configs.push_back(c);
   }
 

@@ -16,6 +16,7 @@
 #include "op_registry.hpp"
 #include "params.cuh"
 #include "runtime.hpp"
+#include "nvrtc_compiler.hpp"
 #include "support/reference.hpp"
 
 namespace normjit::tools {
@@ -62,14 +63,55 @@ double pct(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
 }
 
+// Reads a 256 MiB buffer: evicts the L2 without leaving dirty lines whose write-back would
+// be charged to the next timed kernel (a memset flush would).
+class L2Flush {
+ public:
+  L2Flush() : buf_(size_t(256) << 20), sink_(16) {
+    check(driver().cuMemsetD8(buf_.p, 1, buf_.bytes), "memset");
+    const char* src = R"(
+extern "C" __global__ void flush(const uint4* p, unsigned long long n, uint4* sink) {
+  uint4 acc = make_uint4(0, 0, 0, 0);
+  for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const uint4 v = __ldcg(p + i);
+    acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
+  }
+  if (acc.x == 0x12345678u && acc.y == 0x9abcdef0u) *sink = acc;  // keeps the loads alive
+})";
+    const detail::Binary b = detail::compile_source(src, "l2_flush.cu", detail::Runtime::get().device_arch(0));
+    check(driver().cuLibraryLoadData(&lib_, b.bytes.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+          "cuLibraryLoadData");
+    check(driver().cuLibraryGetKernel(&k_, lib_, "flush"), "cuLibraryGetKernel");
+  }
+  ~L2Flush() { driver().cuLibraryUnload(lib_); }
+  void operator()(CUstream s) {
+    unsigned long long n = buf_.bytes / 16;
+    void* sink = sink_.get();
+    const void* p = buf_.get();
+    void* args[] = {&p, &n, &sink};
+    CUlaunchConfig lc{};
+    lc.gridDimX = 132 * 8;
+    lc.gridDimY = lc.gridDimZ = 1;
+    lc.blockDimX = 256;
+    lc.blockDimY = lc.blockDimZ = 1;
+    lc.hStream = s;
+    check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k_), args, nullptr), "flush");
+  }
+
+ private:
+  Buffer buf_, sink_;
+  CUlibrary lib_ = nullptr;
+  CUkernel k_ = nullptr;
+};
+
 // Events around `fn`, one sample each, L2 flushed before each sample.
 template <class Fn>
-std::vector<double> time_samples(CUstream s, const Buffer& flush, int reps, Fn&& fn) {
+std::vector<double> time_samples(CUstream s, L2Flush& flush, int reps, Fn&& fn) {
   const auto& d = driver();
   std::vector<CUevent> ev(size_t(2 * reps));
   for (CUevent& e : ev) check(d.cuEventCreate(&e, 0), "cuEventCreate");
   for (int i = 0; i < reps; ++i) {
-    check(d.cuMemsetD8Async(flush.p, std::uint8_t(i), flush.bytes, s), "L2 flush");
+    flush(s);
     check(d.cuEventRecord(ev[size_t(2 * i)], s), "cuEventRecord");
     fn(i);
     check(d.cuEventRecord(ev[size_t(2 * i + 1)], s), "cuEventRecord");
@@ -85,7 +127,7 @@ std::vector<double> time_samples(CUstream s, const Buffer& flush, int reps, Fn&&
   return us;
 }
 
-double copy_bandwidth(CUstream s, const Buffer& flush) {
+double copy_bandwidth(CUstream s, L2Flush& flush) {
   const size_t bytes = size_t(1) << 30;
   Buffer a(bytes), b(bytes);
   check(driver().cuMemsetD8(a.p, 1, bytes), "memset");
@@ -95,6 +137,127 @@ double copy_bandwidth(CUstream s, const Buffer& flush) {
   return 2.0 * double(bytes) / (median(us) * 1e-6) / 1e9;  // read + write, GB/s
 }
 
+detail::ConfigOverride parse_config(const std::string& text) {
+  detail::ConfigOverride o;
+  std::stringstream ss(text);
+  std::string kv;
+  while (std::getline(ss, kv, ',')) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) throw std::runtime_error("bench --config: expected key=value, got " + kv);
+    const std::string k = kv.substr(0, eq);
+    const int v = std::stoi(kv.substr(eq + 1));
+    if (k == "tpr" || k == "threads_per_row") o.threads_per_row = v;
+    else if (k == "rpb" || k == "rows_per_block") o.rows_per_block = v;
+    else if (k == "vec") o.vec = v;
+    else if (k == "residency") o.residency = v;
+    else throw std::runtime_error("bench --config: unknown key " + k + " (tpr, rpb, vec, residency)");
+  }
+  return o;
+}
+
+struct Shape {
+  Op op;
+  DType dt;
+  std::int64_t T, H;
+};
+
+// Inputs for one shape: enough sets to rotate through >= 240 MiB (4x the L2) so that every
+// timed call reads from HBM; outputs validated against the float64 reference.
+class ShapeBench {
+ public:
+  ShapeBench(const Shape& sh, std::mt19937_64& rng, bool pdl, CUstream s) : sh_(sh), s_(s) {
+    const auto& d = driver();
+    fused_ = detail::op_info(sh.op).residual;
+    const std::int64_t es = dtype_size(sh.dt);
+    set_bytes_ = size_t(sh.T * sh.H * es);
+    w_ = std::make_unique<Buffer>(size_t(sh.H * es));
+    wh_.resize(size_t(sh.H * es));
+    njtest::fill_random(sh.dt, wh_.data(), sh.H, rng, 0.5, 1.0);
+    check(d.cuMemcpyHtoD(w_->p, wh_.data(), wh_.size()), "upload");
+    const size_t per_set = set_bytes_ * 2;
+    sets_ = int(std::clamp<std::int64_t>(std::int64_t((size_t(240) << 20) / std::max<size_t>(1, per_set)) + 1, 2,
+                                        std::int64_t((size_t(8) << 30) / (per_set + 1)) + 1));
+    sets_ = std::min(sets_, 256);
+    std::vector<unsigned char> host(set_bytes_);
+    for (int i = 0; i < sets_; ++i) {
+      xs_.push_back(std::make_unique<Buffer>(set_bytes_));
+      ys_.push_back(std::make_unique<Buffer>(set_bytes_));  // the residual for fused ops
+      if (i < 4) njtest::fill_random(sh.dt, host.data(), sh.T * sh.H, rng);
+      check(d.cuMemcpyHtoD(xs_.back()->p, host.data(), set_bytes_), "upload");
+      check(d.cuMemcpyHtoD(ys_.back()->p, host.data(), set_bytes_), "upload");
+    }
+    check(d.cuCtxSynchronize(), "sync after uploads");  // pageable copies may still run
+    o_.stream = reinterpret_cast<Stream>(s);
+    o_.enable_pdl = pdl;
+  }
+
+  double bytes() const {
+    return double(set_bytes_) * (fused_ ? 4 : 2) + double(sh_.H * dtype_size(sh_.dt));
+  }
+
+  void call(int i) {
+    const int k = i % sets_;
+    const TensorView x = make_tensor(xs_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.H});
+    const TensorView y = make_tensor(ys_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.H});
+    const TensorView w = make_tensor(w_->get(), sh_.dt, {sh_.H});
+    if (fused_) {
+      FusedAddRmsnormArgs f{x, y, w, 1e-6};
+      (sh_.op == Op::fused_add_rmsnorm ? fused_add_rmsnorm : gemma_fused_add_rmsnorm)(f, o_);
+    } else {
+      RmsnormArgs r{x, w, 1e-6, y};
+      (sh_.op == Op::rmsnorm ? rmsnorm : gemma_rmsnorm)(r, o_);
+    }
+  }
+
+  // Runs set 0 once and checks its first and last rows; restores in-place inputs.
+  void validate() {
+    const auto& d = driver();
+    std::vector<unsigned char> xin(set_bytes_), rin(set_bytes_), got(set_bytes_);
+    check(d.cuMemcpyDtoH(xin.data(), xs_[0]->p, set_bytes_), "download");
+    check(d.cuMemcpyDtoH(rin.data(), ys_[0]->p, set_bytes_), "download");
+    call(0);
+    check(d.cuStreamSynchronize(s_), "sync");
+    check(d.cuMemcpyDtoH(got.data(), fused_ ? xs_[0]->p : ys_[0]->p, set_bytes_), "download");
+    check(d.cuMemcpyHtoD(xs_[0]->p, xin.data(), set_bytes_), "upload");
+    check(d.cuMemcpyHtoD(ys_[0]->p, rin.data(), set_bytes_), "upload");
+    check(d.cuCtxSynchronize(), "sync");
+    const std::int64_t H = sh_.H;
+    std::vector<double> v(static_cast<size_t>(H)), wd(static_cast<size_t>(H)), y;
+    for (std::int64_t j = 0; j < H; ++j) wd[size_t(j)] = njtest::get(sh_.dt, wh_.data(), j);
+    const double off = detail::op_info(sh_.op).gemma ? 1.0 : 0.0;
+    for (std::int64_t row : {std::int64_t(0), sh_.T - 1}) {
+      for (std::int64_t j = 0; j < H; ++j) {
+        double x = njtest::get(sh_.dt, xin.data(), row * H + j);
+        if (fused_) x = double(float(x) + float(njtest::get(sh_.dt, rin.data(), row * H + j)));
+        v[size_t(j)] = x;
+      }
+      njtest::rms_row(v, wd, off, 1e-6, &y);
+      for (std::int64_t j = 0; j < H; ++j)
+        if (!njtest::within_steps(sh_.dt, njtest::get(sh_.dt, got.data(), row * H + j), y[size_t(j)]))
+          throw std::runtime_error(fmt::format("bench: {} {}x{} output wrong at row {} col {}",
+                                               op_name(sh_.op), sh_.T, H, row, j));
+    }
+  }
+
+ private:
+  Shape sh_;
+  CUstream s_;
+  bool fused_ = false;
+  size_t set_bytes_ = 0;
+  int sets_ = 0;
+  std::unique_ptr<Buffer> w_;
+  std::vector<unsigned char> wh_;
+  std::vector<std::unique_ptr<Buffer>> xs_, ys_;
+  LaunchOptions o_;
+};
+
+std::string config_label(const Shape& sh) {
+  const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0};
+  const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
+  return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec,
+                     c.residency == 0 ? "" : c.residency == 1 ? "-lw" : "-reload");
+}
+
 }  // namespace
 
 int run_bench(const BenchArgs& a) {
@@ -102,94 +265,55 @@ int run_bench(const BenchArgs& a) {
   const auto& d = driver();
   CUstream s = nullptr;
   check(d.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
-  Buffer flush(size_t(256) << 20);
+  L2Flush flush;
   const double copy_gbs = copy_bandwidth(s, flush);
   fmt::print("device-to-device copy (1 GiB, read+write): {:.0f} GB/s\n", copy_gbs);
-  fmt::print("{:<24} {:>6} {:>7} {:>6} {:>9} {:>9} {:>9} {:>8} {:>7}\n", "op", "dtype", "tokens",
-             "hidden", "median_us", "p10_us", "p90_us", "GB/s", "%copy");
+  fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9} {:>8} {:>8} {:>7} {:>6}\n", "op", "dtype",
+             "tokens", "hidden", "config", "median_us", "p10_us", "p90_us", "GB/s", "%copy");
   std::mt19937_64 rng(std::random_device{}());
+  detail::ConfigOverride forced;
+  if (!a.config.empty()) forced = parse_config(a.config);
   for (const std::string& opn : split(a.ops)) {
     Op op;
     if (!parse_op(opn, &op)) throw std::runtime_error("bench: unknown op " + opn);
-    const bool fused = detail::op_info(op).residual;
     for (const std::string& dtn : split(a.dtypes)) {
       DType dt;
       if (!parse_dtype(dtn, &dt)) throw std::runtime_error("bench: unknown dtype " + dtn);
-      const std::int64_t es = dtype_size(dt);
       for (const std::string& hs : split(a.hidden)) {
-        const std::int64_t H = std::stoll(hs);
-        Buffer w(size_t(H * es));
-        std::vector<unsigned char> wh(size_t(H * es));
-        njtest::fill_random(dt, wh.data(), H, rng, 0.5, 1.0);
-        check(d.cuMemcpyHtoD(w.p, wh.data(), wh.size()), "upload");
         for (const std::string& ts : split(a.tokens)) {
-          const std::int64_t T = std::stoll(ts);
-          const size_t set_bytes = size_t(T * H * es);
-          // Rotate over >= 240 MiB of input sets (4x the H200's L2) within a 6 GiB budget.
-          const int sets = int(std::clamp<std::int64_t>(
-              std::int64_t((size_t(240) << 20) / std::max<size_t>(1, set_bytes * (fused ? 2 : 1))) + 1,
-              2, std::min<std::int64_t>(a.reps, std::int64_t((size_t(6) << 30) / (set_bytes * 3 + 1)) + 1)));
-          std::vector<std::unique_ptr<Buffer>> xs, rs, ys;
-          std::vector<unsigned char> host(set_bytes);
-          for (int i = 0; i < sets; ++i) {
-            xs.push_back(std::make_unique<Buffer>(set_bytes));
-            njtest::fill_random(dt, host.data(), T * H, rng);
-            check(d.cuMemcpyHtoD(xs.back()->p, host.data(), set_bytes), "upload");
-            if (fused) {
-              rs.push_back(std::make_unique<Buffer>(set_bytes));
-              check(d.cuMemcpyHtoD(rs.back()->p, host.data(), set_bytes), "upload");
-            } else {
-              ys.push_back(std::make_unique<Buffer>(set_bytes));
-            }
+          const Shape sh{op, dt, std::stoll(ts), std::stoll(hs)};
+          ShapeBench b(sh, rng, a.pdl, s);
+          std::vector<detail::ConfigOverride> variants;
+          if (a.sweep) {
+            for (int tpr = 1; tpr <= 1024; tpr *= 2)
+              for (int res = 0; res <= 2; ++res) {
+                detail::ConfigOverride o = forced;
+                o.threads_per_row = tpr;
+                o.rows_per_block = 0;
+                o.residency = res;
+                variants.push_back(o);
+              }
+          } else {
+            variants.push_back(forced);
           }
-          LaunchOptions o;
-          o.stream = reinterpret_cast<Stream>(s);
-          o.enable_pdl = a.pdl;
-          auto call = [&](int i) {
-            const int k = i % sets;
-            const TensorView x = make_tensor(xs[size_t(k)]->get(), dt, {T, H});
-            const TensorView wv = make_tensor(w.get(), dt, {H});
-            if (fused) {
-              FusedAddRmsnormArgs f{x, make_tensor(rs[size_t(k)]->get(), dt, {T, H}), wv, 1e-6};
-              (op == Op::fused_add_rmsnorm ? fused_add_rmsnorm : gemma_fused_add_rmsnorm)(f, o);
-            } else {
-              RmsnormArgs r{x, wv, 1e-6, make_tensor(ys[size_t(k)]->get(), dt, {T, H})};
-              (op == Op::rmsnorm ? rmsnorm : gemma_rmsnorm)(r, o);
+          for (const detail::ConfigOverride& o : variants) {
+            detail::set_config_override(a.config.empty() && !a.sweep ? nullptr : &o);
+            std::string label;
+            try {
+              label = config_label(sh);
+              b.validate();
+            } catch (const ValidationError&) {
+              continue;  // not a valid config for this shape
             }
-          };
-          // Validate set 0 (first and last row) against the float64 reference before timing.
-          std::vector<unsigned char> xin(set_bytes), rin(fused ? set_bytes : 0), got(set_bytes);
-          check(d.cuMemcpyDtoH(xin.data(), xs[0]->p, set_bytes), "download");
-          if (fused) check(d.cuMemcpyDtoH(rin.data(), rs[0]->p, set_bytes), "download");
-          call(0);
-          check(d.cuStreamSynchronize(s), "sync");
-          check(d.cuMemcpyDtoH(got.data(), fused ? xs[0]->p : ys[0]->p, set_bytes), "download");
-          if (fused) {  // restore the in-place inputs
-            check(d.cuMemcpyHtoD(xs[0]->p, xin.data(), set_bytes), "upload");
-            check(d.cuMemcpyHtoD(rs[0]->p, rin.data(), set_bytes), "upload");
+            for (int i = 0; i < 3; ++i) b.call(i);
+            const auto us = time_samples(s, flush, a.reps, [&](int i) { b.call(i); });
+            const double med = median(us);
+            const double gbs = b.bytes() / (med * 1e-6) / 1e9;
+            fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%\n",
+                       opn, dtn, sh.T, sh.H, label, med, pct(us, 0.1), pct(us, 0.9), gbs,
+                       100.0 * gbs / copy_gbs);
           }
-          std::vector<double> v(static_cast<size_t>(H)), wd(static_cast<size_t>(H)), y;
-          for (std::int64_t j = 0; j < H; ++j) wd[size_t(j)] = njtest::get(dt, wh.data(), j);
-          const double off = detail::op_info(op).gemma ? 1.0 : 0.0;
-          for (std::int64_t row : {std::int64_t(0), T - 1}) {
-            for (std::int64_t j = 0; j < H; ++j) {
-              double x = njtest::get(dt, xin.data(), row * H + j);
-              if (fused) x = double(float(x) + float(njtest::get(dt, rin.data(), row * H + j)));
-              v[size_t(j)] = x;
-            }
-            njtest::rms_row(v, wd, off, 1e-6, &y);
-            for (std::int64_t j = 0; j < H; ++j)
-              if (!njtest::within_steps(dt, njtest::get(dt, got.data(), row * H + j), y[size_t(j)]))
-                throw std::runtime_error(fmt::format("bench: {} {}x{} output wrong at row {} col {}",
-                                                     opn, T, H, row, j));
-          }
-          for (int i = 0; i < 5; ++i) call(i);
-          const auto us = time_samples(s, flush, a.reps, call);
-          const double bytes = double(T * H * es) * (fused ? 4 : 2) + double(H * es);
-          const double med = median(us);
-          const double gbs = bytes / (med * 1e-6) / 1e9;
-          fmt::print("{:<24} {:>6} {:>7} {:>6} {:>9.2f} {:>9.2f} {:>9.2f} {:>8.0f} {:>6.1f}%\n", opn,
-                     dtn, T, H, med, pct(us, 0.1), pct(us, 0.9), gbs, 100.0 * gbs / copy_gbs);
+          detail::set_config_override(nullptr);
         }
       }
     }
@@ -212,6 +336,7 @@ int run_latency() {
   Buffer x(size_t(T * H * 2)), w(size_t(H * 2)), y(size_t(T * H * 2));
   check(d.cuMemsetD8(x.p, 0x3c, x.bytes), "memset");
   check(d.cuMemsetD8(w.p, 0x3c, w.bytes), "memset");
+  check(d.cuCtxSynchronize(), "sync");
   LaunchOptions o;
   o.stream = reinterpret_cast<Stream>(s);
   const RmsnormArgs args{make_tensor(x.get(), DType::bf16, {T, H}), make_tensor(w.get(), DType::bf16, {H}),
@@ -240,7 +365,7 @@ int run_latency() {
     return median(per);
   };
   const ProblemSpec ps{Op::rmsnorm, DType::bf16, DType::bf16, H, false, 0};
-  const detail::KernelConfig cfg = detail::op_info(Op::rmsnorm).choose(ps, 8, detail::Runtime::get().device_arch(0));
+  const detail::KernelConfig cfg = detail::choose_config(ps, 8, detail::Runtime::get().device_arch(0));
   const detail::LoadedKernel& k = detail::Runtime::get().kernel(cfg, s);
   NormParams p{};
   p.input = {x.get(), H, 0};
@@ -279,7 +404,7 @@ int run_latency() {
     for (int i = 0; i < 100; ++i) rmsnorm(inplace, go);
     check(d.cuStreamEndCapture(s, &g), "end capture");
     check(d.cuGraphInstantiate(&ge, g, 0), "instantiate");
-    Buffer flush(size_t(64) << 20);
+    L2Flush flush;
     check(d.cuGraphLaunch(ge, s), "graph launch");
     const auto us = time_samples(s, flush, 30, [&](int) { check(d.cuGraphLaunch(ge, s), "graph launch"); });
     d.cuGraphExecDestroy(ge);

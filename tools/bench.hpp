@@ -12,7 +12,8 @@ struct BenchArgs {
   std::vector<std::string> hidden{"4096,8192"};
   int reps = 100;
   bool pdl = true;
-  bool as_json = false;
+  std::string config;  // force fields, e.g. "tpr=256,rpb=1,vec=8,residency=0"
+  bool sweep = false;  // time every valid threads-per-row x residency for each shape
 };
 
 // Times each op x tokens x hidden (L2 flushed before every sample, inputs rotated so they

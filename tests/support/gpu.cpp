@@ -50,6 +50,9 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
 void DeviceBuffer::upload(const void* src, size_t n, size_t offset) {
   if (offset + n > bytes_) throw std::out_of_range("upload past the buffer");
   if (n) check_cu(driver().cuMemcpyHtoD(ptr_ + offset, src, n), "cuMemcpyHtoD");
+  // A pageable upload may still be in flight when cuMemcpyHtoD returns, and kernels on
+  // non-blocking streams do not wait for it: finish it here.
+  check_cu(driver().cuCtxSynchronize(), "cuCtxSynchronize after upload");
 }
 
 void DeviceBuffer::download(void* dst, size_t n, size_t offset) const {
@@ -59,6 +62,7 @@ void DeviceBuffer::download(void* dst, size_t n, size_t offset) const {
 
 void DeviceBuffer::fill(unsigned char byte) {
   if (bytes_) check_cu(driver().cuMemsetD8(ptr_, byte, bytes_), "cuMemsetD8");
+  check_cu(driver().cuCtxSynchronize(), "cuCtxSynchronize after memset");
 }
 
 Stream::Stream() {
