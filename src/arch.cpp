@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
 
 #include "normjit/errors.hpp"
 
@@ -27,21 +28,22 @@ Arch Arch::parse(std::string_view text) {
     const size_t dot = s.find('.');
     ok = dot > 0 && dot + 2 == s.size() && std::isdigit(s[dot + 1]);
     for (size_t i = 0; ok && i < dot; ++i) ok = std::isdigit(static_cast<unsigned char>(s[i]));
+    ok = ok && dot <= 2;
     if (ok) {
-      major = std::stoi(std::string(s.substr(0, dot)));
+      std::from_chars(s.data(), s.data() + dot, major);
       minor = s[dot + 1] - '0';
     }
   } else {
     for (char c : s) ok = ok && std::isdigit(static_cast<unsigned char>(c));
-    if (ok && s.size() >= 2) {
-      const int v = std::stoi(std::string(s));
+    ok = ok && s.size() >= 2 && s.size() <= 4;  // sm_80 ... sm_1xyz
+    if (ok) {
+      int v = 0;
+      std::from_chars(s.data(), s.data() + s.size(), v);
       major = v / 10;
       minor = v % 10;
-    } else {
-      ok = false;
     }
   }
-  if (!ok || major < 8) {
+  if (!ok || major < 8 || major > 99) {
     throw ValidationError(ValidationError::Kind::InvalidArgument,
                           fmt::format("normjit: arch: expected sm_80 or newer (e.g. sm_80, sm_90, "
                                       "sm_90a, sm_100, 9.0), got '{}'",

@@ -10,7 +10,13 @@ thread_local std::string g_last_error;
 
 static_assert(sizeof(normjit_tensor::shape) == sizeof(normjit::TensorView::shape), "dims");
 
-normjit::TensorView view(const normjit_tensor& t) {
+normjit::TensorView view(const normjit_tensor& t, const char* arg) {
+  if (t.dtype < NORMJIT_F32 || t.dtype > NORMJIT_I32) {
+    throw normjit::ValidationError(normjit::ValidationError::Kind::InvalidArgument,
+                                   std::string("normjit: ") + arg + ": unknown dtype code " +
+                                       std::to_string(t.dtype) + " (expected 0.." +
+                                       std::to_string(NORMJIT_I32) + ")");
+  }
   normjit::TensorView v;
   v.data = t.data;
   v.dtype = static_cast<normjit::DType>(t.dtype);
@@ -71,10 +77,10 @@ normjit_status rms(const char* name, Op op, const normjit_tensor* input,
   if (!weight) return missing(name, "weight");
   return guarded([&] {
     normjit::RmsnormArgs a;
-    a.input = view(*input);
-    a.weight = view(*weight);
+    a.input = view(*input, "input");
+    a.weight = view(*weight, "weight");
     a.eps = eps;
-    if (out) a.out = view(*out);
+    if (out) a.out = view(*out, "out");
     op(a, options(stream, enable_pdl));
   });
 }
@@ -88,9 +94,9 @@ normjit_status fused(const char* name, Op op, const normjit_tensor* input,
   if (!weight) return missing(name, "weight");
   return guarded([&] {
     normjit::FusedAddRmsnormArgs a;
-    a.input = view(*input);
-    a.residual = view(*residual);
-    a.weight = view(*weight);
+    a.input = view(*input, "input");
+    a.residual = view(*residual, "residual");
+    a.weight = view(*weight, "weight");
     a.eps = eps;
     op(a, options(stream, enable_pdl));
   });

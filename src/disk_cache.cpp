@@ -183,8 +183,9 @@ void DiskCache::quarantine(const fs::path& p, const std::string& why) const {
   if (!fs::exists(p, ec)) return;
   const fs::path qdir = dir_ / "quarantine";
   fs::create_directories(qdir, ec);
-  const fs::path dest =
-      qdir / fmt::format("{}.{}.{}", p.filename().string(), std::time(nullptr), ::getpid());
+  static std::atomic<unsigned> seq{0};
+  const fs::path dest = qdir / fmt::format("{}.{}.{}.{}", p.filename().string(), std::time(nullptr),
+                                           ::getpid(), seq++);
   fs::rename(p, dest, ec);
   if (ec) fs::remove(p, ec);  // cannot keep it aside: at least never load it again
   warn_once("quarantine:" + p.string(),
@@ -252,7 +253,7 @@ void DiskCache::store(const KernelConfig& c, const CacheKey& k, const Binary& b)
 }
 
 Binary DiskCache::get_or_build(const KernelConfig& c, const std::function<Binary()>& build,
-                               CacheOutcome* outcome) {
+                               CacheOutcome* outcome, bool explicit_build) {
   const CacheKey k = cache_key(c);
   Binary b;
   std::string why;
@@ -260,7 +261,7 @@ Binary DiskCache::get_or_build(const KernelConfig& c, const std::function<Binary
     *outcome = CacheOutcome::Hit;
     return b;
   }
-  if (opts_.offline) {
+  if (opts_.offline && !explicit_build) {
     const std::string cmd = prewarm_command(c);
     throw CacheMissError(
         fmt::format("normjit: offline mode (NORMJIT_OFFLINE) and kernel {} (key {}) is not in the "

@@ -61,9 +61,10 @@ class DiskCache {
 
   DiskCache(Options opts, std::string fingerprint);
 
-  // Valid entry or a newly built one. `build` runs at most once, under the key's lock.
+  // Valid entry or a newly built one. `build` runs at most once, under the key's lock. In
+  // offline mode a miss throws CacheMissError unless `explicit_build` (a prewarm) asks for it.
   Binary get_or_build(const KernelConfig& c, const std::function<Binary()>& build,
-                      CacheOutcome* outcome);
+                      CacheOutcome* outcome, bool explicit_build = false);
 
   const std::filesystem::path& dir() const { return dir_; }  // <root>/v1/<fingerprint>
   const std::string& fingerprint() const { return fingerprint_; }

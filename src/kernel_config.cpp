@@ -64,7 +64,8 @@ const char* residency_name(int r) {
   switch (r) {
     case 0: return "row+weight";
     case 1: return "row";
-    default: return "reload";
+    case 2: return "reload";
+    default: return "invalid";
   }
 }
 
@@ -80,9 +81,13 @@ std::string slug(const KernelConfig& c) {
 }
 
 std::string prewarm_command(const KernelConfig& c) {
-  return fmt::format("normjit prewarm --arch {} --op {} --dtype {} --weight-dtype {} --hidden {}{}",
-                     c.arch.target(), op_name(c.op), dtype_name(c.input_dtype),
-                     dtype_name(c.weight_dtype), c.hidden, c.rank3 ? " --rank3" : "");
+  std::string cmd = fmt::format("normjit prewarm --arch {} --op {} --dtype {} --weight-dtype {} --hidden {}",
+                                c.arch.target(), op_name(c.op), dtype_name(c.input_dtype),
+                                dtype_name(c.weight_dtype), c.hidden);
+  if (c.rank3) cmd += " --rank3";
+  // A narrower vector than the dtype allows came from the call's alignment: ask for it.
+  if (c.vec < 16 / dtype_size(c.input_dtype)) cmd += fmt::format(" --max-vec {}", c.vec);
+  return cmd;
 }
 
 }  // namespace normjit::detail

@@ -55,7 +55,7 @@ std::vector<PrewarmItem> prewarm(const std::vector<ProblemSpec>& problems, const
       const auto t0 = std::chrono::steady_clock::now();
       try {
         CacheOutcome outcome;
-        rt.binary(configs[i], &outcome);
+        rt.binary(configs[i], &outcome, /*explicit_build=*/true);
         it.compiled = outcome == CacheOutcome::Compiled;
       } catch (const std::exception& e) {
         it.error = e.what();

@@ -79,14 +79,14 @@ RuntimeStats Runtime::stats() const {
   return s;
 }
 
-Binary Runtime::binary(const KernelConfig& c, CacheOutcome* outcome) {
+Binary Runtime::binary(const KernelConfig& c, CacheOutcome* outcome, bool explicit_build) {
   Binary b = disk_->get_or_build(
       c,
       [&] {
         compiles_.fetch_add(1);
         return compile(c);
       },
-      outcome);
+      outcome, explicit_build);
   if (*outcome == CacheOutcome::Hit) disk_hits_.fetch_add(1);
   return b;
 }

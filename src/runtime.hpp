@@ -35,8 +35,9 @@ class Runtime {
   // Loaded kernel for `c` (memory cache, then disk cache, then NVRTC). `stream` is only
   // consulted on a miss, to refuse loading while the stream is being captured.
   const LoadedKernel& kernel(const KernelConfig& c, CUstream stream);
-  // Compile-only path (no GPU): the binary through the disk cache.
-  Binary binary(const KernelConfig& c, CacheOutcome* outcome);
+  // Compile-only path (no GPU): the binary through the disk cache. `explicit_build` (prewarm)
+  // compiles even in offline mode.
+  Binary binary(const KernelConfig& c, CacheOutcome* outcome, bool explicit_build = false);
 
   // Compute capability of a device ordinal (cached after the first query).
   Arch device_arch(int device);

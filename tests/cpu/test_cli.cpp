@@ -1,0 +1,289 @@
+// The `normjit` command-line tool, run as a child process: info without a GPU, prewarm into a
+// fresh cache (text and JSON reports), manifests, dry runs and error messages.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "cpu_test_util.hpp"
+#include "disk_cache.hpp"
+#include "kernel_config.hpp"
+#include "normjit/version.hpp"
+#include "nvrtc_compiler.hpp"
+#include "op_registry.hpp"
+#include "support/process.hpp"
+
+using namespace normjit;
+using namespace normjit::detail;
+using cputest::contains;
+using cputest::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+njtest::ProcessResult cli(const std::vector<std::string>& args, const std::string& cache_dir) {
+  std::vector<std::string> argv = {cputest::cli_path()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return njtest::run(argv, cputest::cli_env(cache_dir));
+}
+
+const std::vector<std::string> kPrewarm8 = {"prewarm", "--arch", "sm_90", "--op",
+                                            "rmsnorm,fused_add_rmsnorm", "--dtype", "bf16,fp16",
+                                            "--hidden", "4096,8192"};
+
+// Slugs that prewarm of ops x dtypes x hidden on `arch` selects.
+std::set<std::string> slugs(const std::vector<Op>& ops, const std::vector<DType>& dtypes,
+                            const std::vector<std::int64_t>& hidden, const char* arch) {
+  std::set<std::string> out;
+  for (Op op : ops)
+    for (DType d : dtypes)
+      for (std::int64_t h : hidden) {
+        ProblemSpec p;
+        p.op = op;
+        p.dtype = d;
+        p.weight_dtype = d;
+        p.hidden = h;
+        out.insert(slug(choose_config(p, 0, Arch::parse(arch))));
+      }
+  return out;
+}
+
+std::string second_word(const std::string& line) {
+  std::istringstream ss(line);
+  std::string a, b;
+  ss >> a >> b;
+  return b;
+}
+
+}  // namespace
+
+TEST_CASE("cli: info works without a GPU and names NVRTC, the cache root and the driver", "[cli]") {
+  TempDir cache("cli-info");
+  const njtest::ProcessResult r = cli({"info"}, cache.str());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "normjit " NORMJIT_VERSION_STRING));
+  CHECK(contains(r.output, "driver"));
+  CHECK(contains(r.output, "nvrtc:       " + nvrtc_version()));
+  CHECK(contains(r.output, "cache root:  " + cache.str()));
+  CHECK(contains(r.output, toolchain_fingerprint()));
+
+  const njtest::ProcessResult j = cli({"info", "--json"}, cache.str());
+  INFO(j.output);
+  CHECK(j.exit_code == 0);
+  const nlohmann::json info = nlohmann::json::parse(j.output);
+  CHECK(info.at("nvrtc_version") == nvrtc_version());
+  CHECK(info.at("cache_root") == cache.str());
+  CHECK(info.at("cache_fingerprint") == toolchain_fingerprint());
+  CHECK(info.at("driver").is_boolean());
+  CHECK(info.at("version") == NORMJIT_VERSION_STRING);
+  CHECK(info.at("templates") == "embedded");
+}
+
+TEST_CASE("cli: prewarm compiles into a fresh cache, then finds everything cached", "[cli]") {
+  TempDir cache("cli-prewarm");
+  const std::set<std::string> want =
+      slugs({Op::rmsnorm, Op::fused_add_rmsnorm}, {DType::bf16, DType::f16}, {4096, 8192}, "sm_90");
+  REQUIRE(want.size() == 8);
+
+  const njtest::ProcessResult first = cli(kPrewarm8, cache.str());
+  INFO("first run:\n" << first.output);
+  CHECK(first.exit_code == 0);
+  const auto compiled = cputest::lines_starting_with(first.output, "compiled ");
+  CHECK(compiled.size() == 8);
+  std::set<std::string> got;
+  for (const std::string& l : compiled) got.insert(second_word(l));
+  CHECK(got == want);
+  CHECK(cputest::lines_starting_with(first.output, "cached ").empty());
+  CHECK(contains(first.output, "prewarm: 8 kernels: 8 compiled, 0 already cached, 0 failed"));
+  CHECK(cputest::files_with_extension(cache.path(), ".cubin").size() == 8);
+
+  const njtest::ProcessResult second = cli(kPrewarm8, cache.str());
+  INFO("second run:\n" << second.output);
+  CHECK(second.exit_code == 0);
+  CHECK(cputest::lines_starting_with(second.output, "compiled ").empty());
+  CHECK(cputest::lines_starting_with(second.output, "cached ").size() == 8);
+  CHECK(contains(second.output, "prewarm: 8 kernels: 0 compiled, 8 already cached, 0 failed"));
+  CHECK(cputest::files_containing(cache.path(), ".tmp.").empty());
+}
+
+TEST_CASE("cli: prewarm --json reports compiled, cached and failed counts", "[cli]") {
+  TempDir cache("cli-json");
+  std::vector<std::string> args = kPrewarm8;
+  args.push_back("--json");
+  const njtest::ProcessResult r = cli(args, cache.str());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.output);
+  CHECK(j.at("compiled") == 8);
+  CHECK(j.at("cached") == 0);
+  CHECK(j.at("failed") == 0);
+  CHECK(j.at("cache_root") == cache.str());
+  REQUIRE(j.at("items").size() == 8);
+  for (const auto& it : j.at("items")) {
+    CHECK(it.at("compiled") == true);
+    CHECK(it.at("error") == "");
+    CHECK(std::regex_match(it.at("key").get<std::string>(), std::regex("[0-9a-f]{32}")));
+  }
+
+  const njtest::ProcessResult again = cli(args, cache.str());
+  INFO(again.output);
+  const nlohmann::json j2 = nlohmann::json::parse(again.output);
+  CHECK(j2.at("compiled") == 0);
+  CHECK(j2.at("cached") == 8);
+  CHECK(j2.at("failed") == 0);
+}
+
+TEST_CASE("cli: unknown op or dtype is rejected with a message naming it", "[cli]") {
+  TempDir cache("cli-unknown");
+  const njtest::ProcessResult r = cli({"prewarm", "--arch", "sm_90", "--op",
+                                       "rmsnorm,layernorm_nonexistent", "--hidden", "4096"},
+                                      cache.str());
+  INFO(r.output);
+  CHECK(r.exit_code != 0);
+  CHECK(contains(r.output, "layernorm_nonexistent"));
+  CHECK(contains(r.output, "--op"));
+  CHECK(cputest::files_with_extension(cache.path(), ".cubin").empty());
+
+  const njtest::ProcessResult d = cli(
+      {"prewarm", "--arch", "sm_90", "--op", "rmsnorm", "--dtype", "bf17", "--hidden", "4096"},
+      cache.str());
+  INFO(d.output);
+  CHECK(d.exit_code != 0);
+  CHECK(contains(d.output, "bf17"));
+
+  const njtest::ProcessResult a =
+      cli({"prewarm", "--arch", "sm_75", "--op", "rmsnorm", "--hidden", "4096"}, cache.str());
+  INFO(a.output);
+  CHECK(a.exit_code != 0);
+  CHECK(contains(a.output, "sm_75"));
+  CHECK(cputest::files_with_extension(cache.path(), ".cubin").empty());
+}
+
+TEST_CASE("cli: prewarm --manifest compiles the manifest's problems", "[cli][manifest]") {
+  TempDir cache("cli-manifest");
+  TempDir work("cli-manifest-file");
+  const fs::path manifest = work.path() / "tiny-model.json";
+  cputest::write_file(manifest, R"({
+  "name": "tiny-model",
+  "description": "written by test_cli.cpp",
+  "problems": [
+    {"ops": ["rmsnorm", "gemma_rmsnorm"], "dtypes": ["bf16"], "hidden": [128, 4096]},
+    {"ops": ["rmsnorm"], "dtypes": ["f16"], "weight_dtypes": ["f32"], "hidden": [111],
+     "rank3": true, "comment": "per-head norm"}
+  ]
+})");
+  const njtest::ProcessResult r =
+      cli({"prewarm", "--arch", "sm_80", "--manifest", manifest.string()}, cache.str());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "prewarm: 5 kernels: 5 compiled, 0 already cached, 0 failed"));
+  std::set<std::string> got;
+  for (const std::string& l : cputest::lines_starting_with(r.output, "compiled "))
+    got.insert(second_word(l));
+  std::set<std::string> want = slugs({Op::rmsnorm, Op::gemma_rmsnorm}, {DType::bf16}, {128, 4096}, "sm_80");
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.dtype = DType::f16;
+  p.weight_dtype = DType::f32;
+  p.hidden = 111;
+  p.rank3 = true;
+  want.insert(slug(choose_config(p, 0, Arch{80})));
+  CHECK(got == want);
+  CHECK(cputest::files_with_extension(cache.path(), ".cubin").size() == 5);
+}
+
+TEST_CASE("cli: a bad manifest is rejected with a message naming the field", "[cli][manifest]") {
+  TempDir cache("cli-bad-manifest");
+  TempDir work("cli-bad-manifest-file");
+  struct Bad {
+    const char* name;
+    const char* text;
+    std::vector<std::string> needles;
+  };
+  const std::vector<Bad> bads = {
+      {"unknown op",
+       R"({"problems": [{"ops": ["rmsnorm", "bogus_norm"], "dtypes": ["bf16"], "hidden": [4096]}]})",
+       {"problems[0].ops", "unknown op 'bogus_norm'"}},
+      {"unknown problem field",
+       R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16"], "hidden": [4096], "hiden": [1]}]})",
+       {"problems[0].hiden", "unknown field"}},
+      {"unknown top-level field",
+       R"({"name": "x", "problemz": [], "problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16"], "hidden": [4096]}]})",
+       {"problemz", "unknown field"}},
+      {"unknown dtype",
+       R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16", "int4"], "hidden": [4096]}]})",
+       {"problems[0].dtypes", "int4"}},
+      {"bad hidden",
+       R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16"], "hidden": [0]}]})",
+       {"problems[0].hidden"}},
+      {"missing field",
+       R"({"problems": [{"ops": ["rmsnorm"], "hidden": [4096]}]})",
+       {"problems[0]", "dtypes"}},
+      {"not JSON", "{ problems: ", {"JSON"}},
+  };
+  for (const Bad& b : bads) {
+    INFO("case: " << b.name);
+    const fs::path manifest = work.path() / "bad.json";
+    cputest::write_file(manifest, b.text);
+    const njtest::ProcessResult r =
+        cli({"prewarm", "--arch", "sm_90", "--manifest", manifest.string()}, cache.str());
+    INFO(r.output);
+    CHECK(r.exit_code != 0);
+    CHECK(contains(r.output, manifest.string()));
+    for (const std::string& n : b.needles) CHECK(contains(r.output, n));
+  }
+  CHECK(cputest::files_with_extension(cache.path(), ".cubin").empty());
+
+  const njtest::ProcessResult missing =
+      cli({"prewarm", "--arch", "sm_90", "--manifest", "no-such-model-manifest"}, cache.str());
+  INFO(missing.output);
+  CHECK(missing.exit_code != 0);
+  CHECK(contains(missing.output, "no-such-model-manifest"));
+}
+
+TEST_CASE("cli: prewarm --dry-run lists the problems and compiles nothing", "[cli]") {
+  TempDir cache("cli-dry-run");
+  std::vector<std::string> args = kPrewarm8;
+  args.push_back("--dry-run");
+  const njtest::ProcessResult r = cli(args, cache.str());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(cputest::lines_starting_with(r.output, "compiled ").empty());
+  CHECK(cputest::lines_starting_with(r.output, "sm_90 ").size() == 8);
+  CHECK(contains(r.output, "rmsnorm dtype=bf16 weight=bf16 hidden=4096"));
+  CHECK(contains(r.output, "fused_add_rmsnorm dtype=f16 weight=f16 hidden=8192"));
+  CHECK(cputest::files_with_extension(cache.path(), ".cubin").empty());
+  CHECK(cputest::files_with_extension(cache.path(), ".json").empty());
+}
+
+TEST_CASE("cli: --cache-dir overrides NORMJIT_CACHE_DIR", "[cli]") {
+  TempDir env_cache("cli-env-cache");
+  TempDir flag_cache("cli-flag-cache");
+  const njtest::ProcessResult r =
+      cli({"prewarm", "--cache-dir", flag_cache.str(), "--arch", "sm_90", "--op", "rmsnorm",
+           "--hidden", "2048"},
+          env_cache.str());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "1 compiled"));
+  CHECK(cputest::files_with_extension(flag_cache.path(), ".cubin").size() == 1);
+  CHECK(cputest::files_with_extension(env_cache.path(), ".cubin").empty());
+}
+
+TEST_CASE("cli: prewarm fills the cache even when NORMJIT_OFFLINE=1 is set", "[cli][offline]") {
+  // Offline-mode errors tell the user to run `normjit prewarm ...`; that command has to work in
+  // the environment that produced the error, where NORMJIT_OFFLINE=1 is typically still set.
+  TempDir cache("cli-offline-prewarm");
+  njtest::EnvList env = cputest::cli_env(cache.str());
+  env.push_back({"NORMJIT_OFFLINE", "1"});
+  const njtest::ProcessResult r =
+      njtest::run({cputest::cli_path(), "prewarm", "--arch", "sm_90a", "--op", "rmsnorm",
+                   "--dtype", "bf16", "--weight-dtype", "bf16", "--hidden", "4096"},
+                  env);
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(contains(r.output, "prewarm: 1 kernels: 1 compiled, 0 already cached, 0 failed"));
+  CHECK(cputest::files_with_extension(cache.path(), ".cubin").size() == 1);
+}

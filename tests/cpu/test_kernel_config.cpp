@@ -1,0 +1,398 @@
+// KernelConfig serialization (goldens), cache-key sensitivity, slug, hasher, the shape heuristic
+// over the whole supported hidden range, and Arch::parse.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
+#include <type_traits>
+#include <typeinfo>
+#include <unordered_set>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include "arch.hpp"
+#include "heuristics.hpp"
+#include "kernel_config.hpp"
+#include "normjit/errors.hpp"
+#include "op_registry.hpp"
+
+using namespace normjit;
+using namespace normjit::detail;
+
+namespace {
+
+// rmsnorm, bf16 everywhere, hidden 4096, 8-wide vectors, 128 threads per row, sm_90.
+KernelConfig golden_config() {
+  KernelConfig c;
+  c.op = Op::rmsnorm;
+  c.input_dtype = DType::bf16;
+  c.weight_dtype = DType::bf16;
+  c.output_dtype = DType::bf16;
+  c.rank3 = false;
+  c.hidden = 4096;
+  c.vec = 8;
+  c.threads_per_row = 128;
+  c.rows_per_block = 1;
+  c.cluster = 1;
+  c.residency = 0;
+  c.arch = Arch{90};
+  return c;
+}
+
+// A second golden that exercises the non-default branches of the slug and JSON.
+KernelConfig golden_config_2() {
+  KernelConfig c;
+  c.op = Op::gemma_rmsnorm;
+  c.input_dtype = DType::f16;
+  c.weight_dtype = DType::f32;
+  c.output_dtype = DType::f16;
+  c.rank3 = true;
+  c.hidden = 111;
+  c.vec = 1;
+  c.threads_per_row = 32;
+  c.rows_per_block = 4;
+  c.cluster = 1;
+  c.residency = 2;
+  c.arch = Arch{100};
+  return c;
+}
+
+std::string file_name(const KernelConfig& c) { return slug(c) + "-" + cache_key(c).hex(); }
+
+// Detects a member named `rows` (rows must never be a compile-time parameter).
+template <class T, class = void>
+struct has_rows : std::false_type {};
+template <class T>
+struct has_rows<T, std::void_t<decltype(&T::rows)>> : std::true_type {};
+
+constexpr const char* kGoldenNote =
+    "canonical_json / cache_key are the on-disk cache contract: a change silently invalidates "
+    "every existing cache. If the change is intentional, bump \"schema\" in canonical_json (and "
+    "the cache format notes), then update this golden.";
+
+}  // namespace
+
+TEST_CASE("canonical_json of a fixed config matches the golden string", "[config]") {
+  INFO(kGoldenNote);
+  CHECK(canonical_json(golden_config()) ==
+        R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","op":"rmsnorm",)"
+        R"("output_dtype":"bf16","rank3":false,"residency":"row+weight","rows_per_block":1,)"
+        R"("schema":1,)"
+        R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16"})");
+  CHECK(canonical_json(golden_config_2()) ==
+        R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","op":"gemma_rmsnorm",)"
+        R"("output_dtype":"f16","rank3":true,"residency":"reload","rows_per_block":4,)"
+        R"("schema":1,)"
+        R"("threads_per_row":32,"vec":1,"weight_dtype":"f32"})");
+  // Stable: the same config always serializes the same way.
+  CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
+}
+
+TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of the JSON",
+          "[config]") {
+  INFO(kGoldenNote);
+  const CacheKey k = cache_key(golden_config());
+  CHECK(k.hex() == "59645b5e5b8f009ce082551e3f340b98");
+  CHECK(k.hex().size() == 32);
+  CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
+
+  // Independent recomputation from the documented definition (XXH3-128 of canonical_json, high
+  // word first).
+  for (const KernelConfig& c : {golden_config(), golden_config_2()}) {
+    const std::string j = canonical_json(c);
+    const XXH128_hash_t h = XXH3_128bits(j.data(), j.size());
+    const CacheKey kk = cache_key(c);
+    CHECK(kk.hi == h.high64);
+    CHECK(kk.lo == h.low64);
+    char buf[33];
+    std::snprintf(buf, sizeof buf, "%016llx%016llx", (unsigned long long)h.high64,
+                  (unsigned long long)h.low64);
+    CHECK(kk.hex() == buf);
+  }
+  CHECK(cache_key(golden_config_2()).hex() != k.hex());
+}
+
+TEST_CASE("slug is readable, file-name safe and golden", "[config]") {
+  CHECK(slug(golden_config()) == "rmsnorm-bf16-h4096-v8-t128-r1-sm_90a");
+  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-sm_100a");
+  KernelConfig c = golden_config();
+  c.output_dtype = DType::f32;
+  c.cluster = 2;
+  c.residency = 1;
+  c.arch = Arch{80};
+  CHECK(slug(c) == "rmsnorm-bf16-of32-h4096-v8-t128-r1-c2-lw-sm_80");
+  for (const KernelConfig& k : {golden_config(), golden_config_2(), c}) {
+    const std::string s = slug(k);
+    INFO(s);
+    CHECK(std::regex_match(s, std::regex("[a-z0-9_][a-z0-9_.-]*")));
+    CHECK(s.find(std::string(op_name(k.op))) == 0);
+    CHECK(s.find("-h" + std::to_string(k.hidden) + "-") != std::string::npos);
+    CHECK(s.find(k.arch.target()) != std::string::npos);
+  }
+}
+
+TEST_CASE("changing any single KernelConfig field changes the key, the file name and equality",
+          "[config]") {
+  const KernelConfig base = golden_config();
+  struct Mutation {
+    const char* name;
+    void (*apply)(KernelConfig&);
+  };
+  const std::vector<Mutation> mutations = {
+      {"op=gemma_rmsnorm", [](KernelConfig& c) { c.op = Op::gemma_rmsnorm; }},
+      {"op=fused_add_rmsnorm", [](KernelConfig& c) { c.op = Op::fused_add_rmsnorm; }},
+      {"op=gemma_fused_add_rmsnorm", [](KernelConfig& c) { c.op = Op::gemma_fused_add_rmsnorm; }},
+      {"input_dtype=f16", [](KernelConfig& c) { c.input_dtype = DType::f16; }},
+      {"input_dtype=f32", [](KernelConfig& c) { c.input_dtype = DType::f32; }},
+      {"weight_dtype=f32", [](KernelConfig& c) { c.weight_dtype = DType::f32; }},
+      {"weight_dtype=f16", [](KernelConfig& c) { c.weight_dtype = DType::f16; }},
+      {"output_dtype=f32", [](KernelConfig& c) { c.output_dtype = DType::f32; }},
+      {"output_dtype=f16", [](KernelConfig& c) { c.output_dtype = DType::f16; }},
+      {"rank3=true", [](KernelConfig& c) { c.rank3 = true; }},
+      {"hidden=4095", [](KernelConfig& c) { c.hidden = 4095; }},
+      {"hidden=8192", [](KernelConfig& c) { c.hidden = 8192; }},
+      {"vec=4", [](KernelConfig& c) { c.vec = 4; }},
+      {"vec=2", [](KernelConfig& c) { c.vec = 2; }},
+      {"threads_per_row=256", [](KernelConfig& c) { c.threads_per_row = 256; }},
+      {"threads_per_row=64", [](KernelConfig& c) { c.threads_per_row = 64; }},
+      {"rows_per_block=2", [](KernelConfig& c) { c.rows_per_block = 2; }},
+      {"cluster=2", [](KernelConfig& c) { c.cluster = 2; }},
+      {"residency=1", [](KernelConfig& c) { c.residency = 1; }},
+      {"residency=2", [](KernelConfig& c) { c.residency = 2; }},
+      {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
+      {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
+      {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
+  };
+  const KernelConfigHasher hasher;
+  std::set<std::string> keys = {cache_key(base).hex()};
+  std::set<std::string> names = {file_name(base)};
+  std::set<std::string> jsons = {canonical_json(base)};
+  std::set<std::size_t> hashes = {hasher(base)};
+  std::unordered_set<KernelConfig, KernelConfigHasher> configs = {base};
+  for (const Mutation& m : mutations) {
+    KernelConfig c = base;
+    m.apply(c);
+    INFO("mutation " << m.name << ": " << canonical_json(c));
+    CHECK_FALSE(c == base);
+    CHECK(c != base);
+    CHECK(cache_key(c).hex() != cache_key(base).hex());
+    CHECK_FALSE(cache_key(c) == cache_key(base));
+    CHECK(file_name(c) != file_name(base));
+    CHECK(canonical_json(c) != canonical_json(base));
+    // Every mutation is distinct from every other one, too.
+    CHECK(keys.insert(cache_key(c).hex()).second);
+    CHECK(names.insert(file_name(c)).second);
+    CHECK(jsons.insert(canonical_json(c)).second);
+    CHECK(configs.insert(c).second);
+    // The memory-cache hash separates these neighbours (collisions would be legal, but a hash
+    // that ignores a field would make the memory cache a linear scan for that field).
+    CHECK(hashes.insert(hasher(c)).second);
+    // Hasher / operator== consistency: an equal copy hashes equal.
+    const KernelConfig copy = c;
+    CHECK(copy == c);
+    CHECK(hasher(copy) == hasher(c));
+    CHECK(cache_key(copy) == cache_key(c));
+  }
+  CHECK(configs.size() == mutations.size() + 1);
+  CHECK(configs.count(golden_config()) == 1);
+}
+
+TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
+  static_assert(!has_rows<ProblemSpec>::value, "ProblemSpec must not carry rows");
+  static_assert(!has_rows<KernelConfig>::value, "KernelConfig must not carry rows");
+  // The serialized config holds exactly these fields: no run-time value leaks into the key.
+  const nlohmann::json j = nlohmann::json::parse(canonical_json(golden_config()));
+  std::set<std::string> fields;
+  for (const auto& [k, v] : j.items()) fields.insert(k);
+  CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "op",
+                                        "output_dtype", "rank3", "residency", "rows_per_block", "schema",
+                                        "threads_per_row", "vec", "weight_dtype"});
+}
+
+namespace {
+
+struct DtypePair {
+  DType act, weight;
+};
+const DtypePair kDtypePairs[] = {{DType::bf16, DType::bf16},
+                                 {DType::bf16, DType::f32},
+                                 {DType::f16, DType::f16},
+                                 {DType::f16, DType::f32},
+                                 {DType::f32, DType::f32}};
+const int kArchs[] = {80, 90, 100};
+
+// Empty when `c` is a valid choice for the problem; otherwise what is wrong.
+std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_vec, Arch arch) {
+  const int elem = dtype_size(p.dtype);
+  const int tpr = c.threads_per_row;
+  const int block = c.block_threads();
+  if (c.op != p.op) return "op not propagated";
+  if (c.input_dtype != p.dtype || c.output_dtype != p.dtype) return "activation dtype not propagated";
+  if (c.weight_dtype != p.weight_dtype) return "weight dtype not propagated";
+  if (c.rank3 != p.rank3) return "rank3 not propagated";
+  if (c.hidden != p.hidden) return "hidden not propagated";
+  if (!(c.arch == arch)) return "arch not propagated";
+  if (c.vec < 1 || (c.vec & (c.vec - 1)) != 0) return "vec is not a power of two";
+  if (p.hidden % c.vec != 0) return "vec does not divide hidden";
+  if (c.vec * elem > 16) return "vector wider than 16 bytes";
+  if (max_vec > 0 && c.vec > max_vec) return "vec above max_vec";
+  if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1)) != 0) return "threads_per_row not a power of two <= 1024";
+  if (c.rows_per_block < 1) return "rows_per_block < 1";
+  if (block < 32 || block > 1024) return "block threads outside 32..1024";
+  const std::int64_t vectors = p.hidden / c.vec;
+  const std::int64_t items = (vectors + tpr - 1) / tpr;
+  if (items * c.vec > 64) return "more than 64 values per thread";
+  if (c.cluster != 1) return "cluster != 1";
+  if (c.residency < 0 || c.residency > 2) return "residency outside 0..2";
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("heuristic choices are deterministic and valid for every hidden size 1..65536",
+          "[config][heuristics]") {
+  const std::vector<std::int64_t> listed = {1,    2,    3,    7,    64,   100,   111,   127,  128,
+                                            129,  2048, 3584, 4095, 4096, 5120,  7168,  8192, 16384,
+                                            65535, 65536};
+  const int max_vecs[] = {0, 1, 2, 4, 8};
+  std::int64_t checked = 0, bad = 0;
+  std::string first_bad;
+  for (Op op : all_ops()) {
+    const OpInfo& info = op_info(op);
+    for (const DtypePair& dp : kDtypePairs) {
+      for (int cc : kArchs) {
+        for (bool rank3 : {false, true}) {
+          if (rank3 && !info.allows_rank3) continue;
+          for (int max_vec : max_vecs) {
+            ProblemSpec p;
+            p.op = op;
+            p.dtype = dp.act;
+            p.weight_dtype = dp.weight;
+            p.rank3 = rank3;
+            p.max_vec = max_vec;
+            // Exhaustive over the supported range (the listed sizes are all inside it).
+            for (std::int64_t h = 1; h <= kMaxRmsHidden; ++h) {
+              p.hidden = h;
+              const KernelConfig a = info.choose(p, max_vec, Arch{cc});
+              const KernelConfig b = info.choose(p, max_vec, Arch{cc});
+              std::string why = check_choice(a, p, max_vec, Arch{cc});
+              if (why.empty() && !(a == b)) why = "not deterministic";
+              ++checked;
+              if (!why.empty() && bad++ == 0)
+                first_bad = why + " for " + canonical_json(a) + " (max_vec " +
+                            std::to_string(max_vec) + ")";
+            }
+          }
+        }
+      }
+    }
+  }
+  INFO("first violation: " << first_bad);
+  CHECK(bad == 0);
+  CHECK(checked > 10'000'000);
+
+  // The listed sizes, checked with individual assertions for readable reports.
+  for (Op op : all_ops()) {
+    for (const DtypePair& dp : kDtypePairs) {
+      for (int cc : kArchs) {
+        for (std::int64_t h : listed) {
+          ProblemSpec p;
+          p.op = op;
+          p.dtype = dp.act;
+          p.weight_dtype = dp.weight;
+          p.hidden = h;
+          const KernelConfig a = op_info(op).choose(p, 0, Arch{cc});
+          INFO(canonical_json(a));
+          CHECK(check_choice(a, p, 0, Arch{cc}) == "");
+          CHECK(a == op_info(op).choose(p, 0, Arch{cc}));
+          CHECK(cache_key(a) == cache_key(op_info(op).choose(p, 0, Arch{cc})));
+          // Without a config override, what the ops use is the heuristic's choice.
+          CHECK(choose_config(p, 0, Arch{cc}) == a);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("heuristic picks the widest 16-byte vector for aligned tensors", "[config][heuristics]") {
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.hidden = 4096;
+  p.dtype = DType::bf16;
+  CHECK(choose_rms_norm(p, 0, Arch{90}).vec == 8);
+  p.dtype = DType::f32;
+  p.weight_dtype = DType::f32;
+  CHECK(choose_rms_norm(p, 0, Arch{90}).vec == 4);
+  CHECK(choose_rms_norm(p, 2, Arch{90}).vec == 2);
+  p.hidden = 4095;
+  CHECK(choose_rms_norm(p, 0, Arch{90}).vec == 1);
+}
+
+TEST_CASE("hidden sizes outside 1..65536 are Unsupported", "[config][heuristics]") {
+  for (Op op : all_ops()) {
+    for (std::int64_t h : {std::int64_t(0), std::int64_t(65537), std::int64_t(-1),
+                           std::int64_t(1) << 40}) {
+      ProblemSpec p;
+      p.op = op;
+      p.hidden = h;
+      INFO(op_name(op) << " hidden " << h);
+      try {
+        op_info(op).choose(p, 0, Arch{90});
+        FAIL("no exception");
+      } catch (const ValidationError& e) {
+        CHECK(e.kind() == ValidationError::Kind::Unsupported);
+        CHECK_THAT(e.what(), Catch::Contains(std::to_string(h)));
+        CHECK_THAT(e.what(), Catch::Contains(std::string(op_name(op))));
+      }
+    }
+  }
+}
+
+TEST_CASE("Arch::parse accepts the documented spellings", "[config][arch]") {
+  for (const char* s : {"sm_90", "sm_90a", "90", "9.0", "compute_90"}) {
+    INFO(s);
+    const Arch a = Arch::parse(s);
+    CHECK(a.cc == 90);
+    CHECK(a.target() == "sm_90a");
+  }
+  CHECK(Arch::parse("sm_100").cc == 100);
+  CHECK(Arch::parse("sm_100").target() == "sm_100a");
+  CHECK(Arch::parse("sm_100a").target() == "sm_100a");
+  CHECK(Arch::parse("10.0").target() == "sm_100a");
+  CHECK(Arch::parse("sm_80").cc == 80);
+  CHECK(Arch::parse("sm_80").target() == "sm_80");
+  CHECK(Arch::parse("8.0").target() == "sm_80");
+  CHECK(Arch::parse("sm_86").cc == 86);
+  CHECK(Arch::parse("sm_86").target() == "sm_86");
+  CHECK(Arch::parse("sm_120").target() == "sm_120");
+}
+
+TEST_CASE("Arch::parse rejects old and malformed architectures", "[config][arch]") {
+  for (const char* s : {"sm_75", "", "foo", "7.5", "sm_", "sm_9", "9.", "9.0.1", "sm_90b"}) {
+    INFO("'" << s << "'");
+    try {
+      Arch::parse(s);
+      FAIL("accepted");
+    } catch (const ValidationError& e) {
+      CHECK(e.kind() == ValidationError::Kind::InvalidArgument);
+      CHECK_THAT(e.what(), Catch::Contains("'" + std::string(s) + "'"));
+    }
+  }
+}
+
+TEST_CASE("Arch::parse rejects out-of-range numbers with ValidationError", "[config][arch]") {
+  // Documented: "throws ValidationError otherwise" -- also for numbers too large for an int,
+  // which the CLI would otherwise report as a bare "stoi" error.
+  for (const char* s : {"sm_99999999999", "99999999999", "99999999999.0", "compute_123456789012"}) {
+    INFO("'" << s << "'");
+    try {
+      Arch::parse(s);
+      FAIL("accepted");
+    } catch (const ValidationError& e) {
+      CHECK(e.kind() == ValidationError::Kind::InvalidArgument);
+      CHECK_THAT(e.what(), Catch::Contains(s));
+    } catch (const std::exception& e) {
+      FAIL("threw " << typeid(e).name() << " instead of ValidationError: " << e.what());
+    }
+  }
+}
