@@ -4,6 +4,7 @@
 #include <pwd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <future>
 
@@ -199,6 +200,23 @@ Arch Runtime::device_arch(int device) {
   handles_[size_t(device)] = h;
   cc_[size_t(device)].store(major * 10 + minor, std::memory_order_release);
   return Arch{major * 10 + minor};
+}
+
+int Runtime::resident_blocks(const LoadedKernel& k, int device) {
+  std::atomic<int>& slot = k.resident_blocks[size_t(device)];
+  int n = slot.load(std::memory_order_relaxed);
+  if (n) return n;
+  const DriverApi& d = driver();
+  CUfunction f = nullptr;
+  check(d.cuKernelGetFunction(&f, k.kernel), "cuKernelGetFunction");
+  int per_sm = 0, sms = 0;
+  check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, k.config.block_threads(), 0),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  check(d.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device_handle(device)),
+        "cuDeviceGetAttribute");
+  n = std::max(1, per_sm) * sms;
+  slot.store(n, std::memory_order_relaxed);
+  return n;
 }
 
 CUcontext Runtime::primary_context(int device) {

@@ -7,6 +7,7 @@
 
 #include "rms_case.hpp"
 #include "support/gpu.hpp"
+#include "op_registry.hpp"
 #include "support/reference.hpp"
 
 using namespace njtest;
@@ -187,4 +188,36 @@ TEST_CASE("large rows: 64-bit offsets (row stride >= 2^31 elements)", "[gpu][rms
       bad += !within_steps(DType::bf16, get(DType::bf16, got.data(), r * H + j), y[size_t(j)]);
   }
   CHECK(bad == 0);
+}
+
+TEST_CASE("forced configs: every residency, persistent and not", "[gpu][rmsnorm][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  for (Op op : normjit::all_ops()) {
+    for (int residency = 0; residency <= 2; ++residency) {
+      for (int persistent = 0; persistent <= 1; ++persistent) {
+        for (int tpr : {32, 256}) {
+          normjit::detail::ConfigOverride o;
+          o.threads_per_row = tpr;
+          o.residency = residency;
+          o.persistent = persistent;
+          normjit::detail::set_config_override(&o);
+          for (std::int64_t rows : {1, 7, 1000, 20000}) {
+            RmsCase c;
+            c.op = op;
+            c.dtype = rows % 2 ? DType::f16 : DType::bf16;
+            c.weight_dtype = rows == 7 ? DType::f32 : c.dtype;
+            c.rows = rows;
+            c.hidden = 4096;
+            const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+            c.form = fused ? OutForm::InPlace : OutForm(rows % 3);
+            c.strided = rows == 1000;
+            const std::string err = run_rms_case(c, rng);
+            CHECK(err == "");
+          }
+          normjit::detail::set_config_override(nullptr);
+        }
+      }
+    }
+  }
 }
