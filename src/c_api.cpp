@@ -1,5 +1,10 @@
 // C ABI over the C++ API: converts tensors, maps exceptions to status codes.
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "normjit/normjit.h"
 #include "normjit/normjit.hpp"
@@ -129,6 +134,55 @@ normjit_status normjit_gemma_fused_add_rmsnorm(const normjit_tensor* input,
                                                void* stream, int enable_pdl) {
   return fused("gemma_fused_add_rmsnorm", normjit::gemma_fused_add_rmsnorm, input, residual,
                weight, eps, stream, enable_pdl);
+}
+
+normjit_status normjit_prewarm_manifest(const char* manifest, const char* arch, int jobs,
+                                        normjit_prewarm_result* result) {
+  const auto t0 = std::chrono::steady_clock::now();
+  constexpr uint32_t kV1Size = offsetof(normjit_prewarm_result, seconds) + sizeof(double);
+  if (result && result->struct_size < kV1Size) {
+    g_last_error = "normjit_prewarm_manifest: result->struct_size: expected sizeof(normjit_prewarm_result) (" +
+                   std::to_string(sizeof(normjit_prewarm_result)) + "), got " +
+                   std::to_string(result->struct_size);
+    return NORMJIT_ERROR_INVALID_ARGUMENT;
+  }
+  if (!manifest || !*manifest) {
+    g_last_error = "normjit_prewarm_manifest: manifest: expected a file, a bundled manifest name or "
+                   "JSON text, got NULL or \"\"";
+    return NORMJIT_ERROR_INVALID_ARGUMENT;
+  }
+  std::vector<normjit::PrewarmItem> items;
+  const normjit_status st = guarded([&] {
+    normjit::PrewarmOptions o;
+    o.arch = arch ? arch : "";
+    o.jobs = jobs;
+    items = normjit::prewarm(normjit::load_manifest(manifest).problems, o);
+  });
+  normjit_prewarm_result r{};
+  r.struct_size = result ? result->struct_size : uint32_t(sizeof r);
+  r.kernels = int32_t(items.size());
+  std::string first_error;
+  bool compile_failed = false;
+  for (const normjit::PrewarmItem& it : items) {
+    if (!it.error.empty()) {
+      ++r.failed;
+      if (first_error.empty()) first_error = it.error;
+      compile_failed = compile_failed || !it.compiled;  // compiled + error: not stored
+    } else if (it.compiled) {
+      ++r.compiled;
+    } else {
+      ++r.cached;
+    }
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (result) std::memcpy(result, &r, std::min<size_t>(result->struct_size, sizeof r));
+  if (st != NORMJIT_SUCCESS) return st;
+  if (r.failed) {
+    g_last_error = "normjit_prewarm_manifest: " + std::to_string(r.failed) + " of " +
+                   std::to_string(r.kernels) + " kernels failed; first: " + first_error;
+    return compile_failed ? NORMJIT_ERROR_COMPILE : NORMJIT_ERROR_CACHE_WRITE;
+  }
+  return NORMJIT_SUCCESS;
 }
 
 const char* normjit_last_error(void) { return g_last_error.c_str(); }

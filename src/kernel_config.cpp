@@ -13,15 +13,14 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          output_dtype == o.output_dtype && rank3 == o.rank3 && hidden == o.hidden &&
          vec == o.vec && threads_per_row == o.threads_per_row &&
          rows_per_block == o.rows_per_block && cluster == o.cluster &&
-         residency == o.residency && persistent == o.persistent && arch == o.arch;
+         residency == o.residency && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
   // Pack the small fields into two words and mix them; collisions only cost a compare.
   const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
-                          std::uint64_t(c.rank3) << 32 | std::uint64_t(c.persistent) << 33 |
-                          std::uint64_t(c.residency) << 36 |
+                          std::uint64_t(c.rank3) << 32 | std::uint64_t(c.residency) << 36 |
                           std::uint64_t(c.arch.cc) << 40;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
@@ -50,7 +49,6 @@ std::string canonical_json(const KernelConfig& c) {
       {"rows_per_block", c.rows_per_block},
       {"cluster", c.cluster},
       {"residency", residency_name(c.residency)},
-      {"persistent", c.persistent},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -78,7 +76,6 @@ std::string slug(const KernelConfig& c) {
   s += fmt::format("-h{}-v{}-t{}-r{}", c.hidden, c.vec, c.threads_per_row, c.rows_per_block);
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
   if (c.residency != 0) s += c.residency == 1 ? "-lw" : "-reload";
-  if (c.persistent) s += "-p";
   s += fmt::format("-{}", c.arch.target());
   return s;
 }

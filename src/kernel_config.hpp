@@ -27,9 +27,6 @@ struct KernelConfig {
   // the row), 1 registers (weight loaded after the reduction, fewer registers), 2 nowhere
   // (re-read from global memory / L2 after the reduction; for rows too wide for registers).
   std::int32_t residency = 0;
-  // Grid sized to the GPU; each block walks several row groups, loading the next while it
-  // reduces and writes the current one.
-  bool persistent = false;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }

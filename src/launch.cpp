@@ -15,8 +15,8 @@ static_assert(std::is_trivially_copyable_v<NormParams>, "kernel parameters are c
 static_assert(sizeof(RowTensor) == 24 && sizeof(NormParams) == 104, "host/device params layout");
 
 void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device) {
-  std::int64_t blocks = (p.rows + c.rows_per_block - 1) / c.rows_per_block;
-  if (blocks > 0x7fffffff && !c.persistent) {
+  const std::int64_t blocks = (p.rows + c.rows_per_block - 1) / c.rows_per_block;
+  if (blocks > 0x7fffffff) {
     throw ValidationError(ValidationError::Kind::Unsupported,
                           fmt::format("normjit: {} rows need {} blocks, above the grid limit 2^31-1",
                                       p.rows, blocks));
@@ -25,7 +25,6 @@ void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions
   Runtime& rt = Runtime::get();
   CUstream stream = reinterpret_cast<CUstream>(opts.stream);
   const LoadedKernel& k = rt.kernel(c, stream);
-  if (c.persistent) blocks = std::min<std::int64_t>(blocks, rt.resident_blocks(k, device));
 
   CUlaunchAttribute attrs[1];
   CUlaunchConfig lc{};

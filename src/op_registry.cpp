@@ -58,7 +58,6 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
   c.residency = o->residency >= 0 ? o->residency : choose_residency(c, info.residual);
   if (c.residency > 2) bad(fmt::format("residency {}", c.residency));
-  if (o->persistent >= 0) c.persistent = o->persistent != 0;
   return c;
 }
 

@@ -32,7 +32,6 @@ struct ConfigOverride {
   int rows_per_block = 0;
   int vec = 0;         // only narrower than the heuristic's (alignment was checked for that)
   int residency = -1;
-  int persistent = -1;  // 0 / 1
 };
 // Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
 // meant to be changed while ops run on other threads.

@@ -34,7 +34,6 @@ struct Cfg {{
   static constexpr int kRowsPerBlock = {rpb};
   static constexpr int kCluster = {cluster};
   static constexpr int kResidency = {residency};
-  static constexpr bool kPersistent = {persistent};
   static constexpr bool kResidual = {residual};
   static constexpr bool kGemma = {gemma};
   static constexpr bool k3D = {rank3};
@@ -52,7 +51,7 @@ extern "C" __global__ void __launch_bounds__({threads}) {entry}(const normjit::N
       fmt::arg("in", device_type(c.input_dtype)), fmt::arg("w", device_type(c.weight_dtype)),
       fmt::arg("out", device_type(c.output_dtype)), fmt::arg("hidden", c.hidden),
       fmt::arg("vec", c.vec), fmt::arg("tpr", c.threads_per_row),
-      fmt::arg("rpb", c.rows_per_block), fmt::arg("cluster", c.cluster), fmt::arg("residency", c.residency), fmt::arg("persistent", c.persistent),
+      fmt::arg("rpb", c.rows_per_block), fmt::arg("cluster", c.cluster), fmt::arg("residency", c.residency),
       fmt::arg("residual", op.residual), fmt::arg("gemma", op.gemma),
       fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("threads", c.block_threads()),
       fmt::arg("entry", kEntryName), fmt::arg("fn", op.device_fn));

@@ -23,21 +23,6 @@ bool env_flag(const char* name) {
   return v && *v && std::string(v) != "0" && std::string(v) != "false";
 }
 
-fs::path default_cache_root() {
-  if (const char* d = std::getenv("NORMJIT_CACHE_DIR"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "normjit";
-  const char* home = std::getenv("HOME");
-  if (!home || !*home) {
-    if (const passwd* pw = getpwuid(getuid()); pw && pw->pw_dir && *pw->pw_dir) home = pw->pw_dir;
-  }
-  if (!home || !*home) {
-    warn_once("cache-root", "no NORMJIT_CACHE_DIR, XDG_CACHE_HOME or HOME: kernels are kept in "
-                            "memory only");
-    return {};
-  }
-  return fs::path(home) / ".cache" / "normjit";
-}
-
 std::string safe_fingerprint() {
   try {
     return toolchain_fingerprint();
@@ -62,7 +47,8 @@ Runtime& Runtime::get() {
 
 Runtime::Runtime() {
   DiskCache::Options o;
-  o.root = default_cache_root();
+  o.root = cache_root_from_env();
+  o.prebuilt_roots = prebuilt_roots_from_env();
   o.offline = env_flag("NORMJIT_OFFLINE");
   if (const char* t = std::getenv("NORMJIT_LOCK_TIMEOUT_MS"); t && *t)
     o.lock_timeout = std::chrono::milliseconds(std::atoll(t));
@@ -200,23 +186,6 @@ Arch Runtime::device_arch(int device) {
   handles_[size_t(device)] = h;
   cc_[size_t(device)].store(major * 10 + minor, std::memory_order_release);
   return Arch{major * 10 + minor};
-}
-
-int Runtime::resident_blocks(const LoadedKernel& k, int device) {
-  std::atomic<int>& slot = k.resident_blocks[size_t(device)];
-  int n = slot.load(std::memory_order_relaxed);
-  if (n) return n;
-  const DriverApi& d = driver();
-  CUfunction f = nullptr;
-  check(d.cuKernelGetFunction(&f, k.kernel), "cuKernelGetFunction");
-  int per_sm = 0, sms = 0;
-  check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, k.config.block_threads(), 0),
-        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-  check(d.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device_handle(device)),
-        "cuDeviceGetAttribute");
-  n = std::max(1, per_sm) * sms;
-  slot.store(n, std::memory_order_relaxed);
-  return n;
 }
 
 CUcontext Runtime::primary_context(int device) {

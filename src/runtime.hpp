@@ -24,8 +24,6 @@ struct LoadedKernel {
   KernelConfig config;
   CUlibrary library = nullptr;
   CUkernel kernel = nullptr;
-  // Resident blocks per GPU for persistent kernels (occupancy x SMs), per device; 0 = unknown.
-  mutable std::array<std::atomic<int>, 64> resident_blocks{};
 };
 
 constexpr int kMaxDevices = 64;
@@ -46,9 +44,6 @@ class Runtime {
   // CUdevice handle and primary context of an ordinal (retained once, released at exit).
   CUcontext primary_context(int device);
   CUdevice device_handle(int device);
-  // Blocks of `k` that fit on `device` at once (computed once per kernel and device; the
-  // device's context must be current).
-  int resident_blocks(const LoadedKernel& k, int device);
 
   DiskCache& disk() { return *disk_; }
   void reset_memory_cache();

@@ -151,9 +151,7 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "rpb" || k == "rows_per_block") o.rows_per_block = v;
     else if (k == "vec") o.vec = v;
     else if (k == "residency") o.residency = v;
-    else if (k == "persistent") o.persistent = v;
-    else throw std::runtime_error("bench --config: unknown key " + k +
-                                  " (tpr, rpb, vec, residency, persistent)");
+    else throw std::runtime_error("bench --config: unknown key " + k + " (tpr, rpb, vec, residency)");
   }
   return o;
 }
@@ -257,9 +255,8 @@ class ShapeBench {
 std::string config_label(const Shape& sh) {
   const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0};
   const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
-  return fmt::format("t{}r{}v{}{}{}", c.threads_per_row, c.rows_per_block, c.vec,
-                     c.residency == 0 ? "" : c.residency == 1 ? "-lw" : "-reload",
-                     c.persistent ? "-p" : "");
+  return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec,
+                     c.residency == 0 ? "" : c.residency == 1 ? "-lw" : "-reload");
 }
 
 }  // namespace
@@ -289,20 +286,17 @@ int run_bench(const BenchArgs& a) {
           ShapeBench b(sh, rng, a.pdl, s);
           std::vector<detail::ConfigOverride> variants;
           if (a.sweep) {
-            // Threads per row from 64 vectors per thread down to one; every residency, with
-            // and without the persistent grid.
+            // Threads per row from 16 vectors per thread down to one; every residency.
             const std::int64_t vectors = sh.H / detail::vector_width(sh.H, dtype_size(dt), 0);
             for (std::int64_t tpr = 1; tpr <= std::min<std::int64_t>(1024, vectors); tpr *= 2) {
               if (vectors / tpr > 16) continue;
-              for (int res = 0; res <= 2; ++res)
-                for (int pers = 0; pers <= 1; ++pers) {
-                  detail::ConfigOverride o = forced;
-                  o.threads_per_row = int(tpr);
-                  o.rows_per_block = 0;
-                  o.residency = res;
-                  o.persistent = pers;
-                  variants.push_back(o);
-                }
+              for (int res = 0; res <= 2; ++res) {
+                detail::ConfigOverride o = forced;
+                o.threads_per_row = int(tpr);
+                o.rows_per_block = 0;
+                o.residency = res;
+                variants.push_back(o);
+              }
             }
           } else {
             variants.push_back(forced);

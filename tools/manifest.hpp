@@ -1,4 +1,5 @@
-// Prewarm manifests: JSON lists of the problems a model needs (format: cache/README.md).
+// Prewarm manifests for the CLI: the library's manifest parser (normjit::load_manifest) plus the
+// places only the tool knows (format: cache/README.md).
 #pragma once
 #include <string>
 #include <vector>
@@ -7,18 +8,14 @@
 
 namespace normjit::tools {
 
-struct Manifest {
-  std::string name;
-  std::string description;
-  std::vector<ProblemSpec> problems;
-};
+using normjit::Manifest;
 
-// Parses manifest text; throws std::runtime_error naming the field for unknown ops, dtypes,
-// keys or bad values. `origin` names the file in messages.
-Manifest parse_manifest(const std::string& text, const std::string& origin);
-// `name_or_path`: an existing file, or the name of a bundled manifest (searched in
-// $NORMJIT_MANIFEST_DIR, <prefix>/share/normjit/manifests, the source tree's cache/manifests).
-Manifest load_manifest(const std::string& name_or_path);
+// Directories the CLI adds to the library's search path: share/normjit/manifests next to the
+// executable's prefix, and the source tree's cache/manifests (a build-tree binary).
+std::vector<std::string> cli_manifest_dirs();
+// `spec`: a file, a bundled manifest name, or inline JSON; throws ValidationError naming the
+// file and field for unknown ops, dtypes, keys or bad values.
+Manifest load_manifest(const std::string& spec);
 // Names of the bundled manifests found.
 std::vector<std::string> bundled_manifests();
 

@@ -1,21 +1,30 @@
-// `normjit`: inspect the installation and prewarm the kernel cache (works without a GPU).
+// `normjit`: inspect the installation, prewarm and maintain the kernel cache (works without a GPU).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
+#include "arch.hpp"
 #include "bench.hpp"
+#include "cache_cmd.hpp"
+#include "kernel_config.hpp"
 #include "manifest.hpp"
+#include "nvrtc_compiler.hpp"
+#include "op_registry.hpp"
 #include "normjit/normjit.hpp"
 
 namespace {
 
 using namespace normjit;
+using nlohmann::json;
 
 template <class T, class Parse>
 std::vector<T> split_list(const std::vector<std::string>& args, const char* what, Parse parse) {
@@ -80,11 +89,140 @@ struct PrewarmArgs {
   int jobs = 0;
   bool dry_run = false;
   bool as_json = false;
+  bool list_manifests = false;
+  std::string progress = "auto";
 };
 
+// The archs to build for, as the user wrote them (dry-run lines quote them): --arch items,
+// "all" expanded to what NVRTC can build from sm_80 on, or the visible GPUs' targets.
+std::vector<std::string> resolve_archs(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  auto add = [&out](const std::string& a) {
+    const int cc = detail::Arch::parse(a).cc;  // validates; throws naming the value
+    for (const std::string& o : out)
+      if (detail::Arch::parse(o).cc == cc) return;
+    out.push_back(a);
+  };
+  for (const std::string& a : split_list<std::string>(args, "arch", [](const std::string& s, std::string* o) {
+         *o = s;
+         return true;
+       })) {
+    if (a == "all") {
+      for (int cc : detail::nvrtc_supported_archs())
+        if (cc >= 80) add(detail::Arch{cc}.target());
+    } else {
+      add(a);
+    }
+  }
+  if (!out.empty()) return out;
+  const SystemInfo s = system_info();
+  for (const GpuInfo& g : s.gpus) add(g.target);
+  if (out.empty()) {
+    throw CLI::ValidationError(fmt::format(
+        "prewarm: no GPU detected ({}); name the targets: --arch sm_90 (or --arch sm_80,sm_90,sm_100, "
+        "or --arch all)",
+        s.driver ? "the driver sees no device" : s.driver_error));
+  }
+  return out;
+}
+
+// Progress on a terminal: one line redrawn in place; failures are printed above it.
+class ProgressBar {
+ public:
+  ProgressBar() {
+    winsize w{};
+    if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col >= 40) width_ = w.ws_col;
+  }
+  void update(const PrewarmItem& it, size_t done, size_t total, int compiled, int cached, int failed,
+              double secs) {
+    if (!it.error.empty()) fmt::print("\r\033[Kfailed    {}: {}\n", it.slug, it.error);
+    const int cells = 24;
+    const int full = total ? int(done * cells / total) : cells;
+    std::string line = fmt::format("[{}{}] {}/{}  compiled {}  cached {}  failed {}  {:.1f} s  {}",
+                                   std::string(size_t(full), '#'), std::string(size_t(cells - full), '.'),
+                                   done, total, compiled, cached, failed, secs, it.slug);
+    if (line.size() >= width_) line.resize(width_ - 1);
+    fmt::print("\r\033[K{}", line);
+    std::fflush(stdout);
+  }
+  void finish() { fmt::print("\r\033[K"); }
+
+ private:
+  size_t width_ = 80;
+};
+
+int list_manifests() {
+  for (const std::string& name : tools::bundled_manifests()) {
+    std::string desc;
+    try {
+      const Manifest m = tools::load_manifest(name);
+      desc = fmt::format("{} problems; {}", m.problems.size(), m.description);
+    } catch (const std::exception& e) {
+      desc = std::string("invalid: ") + e.what();
+    }
+    if (desc.size() > 110) desc = desc.substr(0, 107) + "...";
+    fmt::print("{:<16} {}\n", name, desc);
+  }
+  return 0;
+}
+
+std::string describe(const ProblemSpec& p) {
+  return fmt::format("{} dtype={} weight={} hidden={}{}{}", op_name(p.op), dtype_name(p.dtype),
+                     dtype_name(p.weight_dtype), p.hidden, p.rank3 ? " rank3" : "",
+                     p.max_vec ? fmt::format(" max_vec={}", p.max_vec) : "");
+}
+
+int cmd_dry_run(const std::vector<ProblemSpec>& problems, const std::vector<std::string>& archs,
+                bool as_json) {
+  PrewarmOptions o;
+  o.arch = fmt::format("{}", fmt::join(archs, ","));
+  o.dry_run = true;
+  std::map<std::string, PrewarmItem> by_slug;
+  for (const PrewarmItem& it : prewarm(problems, o)) by_slug[it.slug] = it;
+  json lines = json::array();
+  std::set<std::string> kernels;
+  for (const std::string& arch : archs) {
+    for (const ProblemSpec& p : problems) {
+      const std::string s = detail::slug(detail::choose_config(p, p.max_vec, detail::Arch::parse(arch)));
+      const PrewarmItem& it = by_slug[s];
+      kernels.insert(s);
+      const char* state = it.prebuilt ? "cached (prebuilt)" : it.cached ? "cached" : "to compile";
+      if (as_json) {
+        lines.push_back({{"arch", arch}, {"problem", describe(p)}, {"slug", s}, {"key", it.key},
+                         {"cached", it.cached}, {"prebuilt", it.prebuilt}});
+      } else {
+        fmt::print("{} {} -> {} [{}]\n", arch, describe(p), s, state);
+      }
+    }
+  }
+  int cached = 0;
+  for (const std::string& s : kernels) cached += by_slug[s].cached;
+  if (as_json) {
+    fmt::print("{}\n", json({{"dry_run", true}, {"problems", lines}, {"kernels", kernels.size()},
+                             {"cached", cached}, {"to_compile", int(kernels.size()) - cached}})
+                           .dump(2));
+  } else {
+    fmt::print("dry run: {} problems x {} arch{} -> {} kernels: {} cached, {} to compile (nothing "
+               "was compiled)\n",
+               problems.size(), archs.size(), archs.size() == 1 ? "" : "s", kernels.size(), cached,
+               int(kernels.size()) - cached);
+  }
+  return 0;
+}
+
 int cmd_prewarm(const PrewarmArgs& a) {
+  if (a.list_manifests) return list_manifests();
   std::vector<ProblemSpec> problems;
-  if (!a.manifest.empty()) problems = tools::load_manifest(a.manifest).problems;
+  std::string manifest_name;
+  const bool use_default = a.manifest.empty() && a.ops.empty() && a.hidden.empty();
+  if (!a.manifest.empty() || use_default) {
+    const Manifest m = tools::load_manifest(use_default ? "default" : a.manifest);
+    problems = m.problems;
+    manifest_name = m.name;
+    if (use_default && !a.as_json)
+      fmt::print("prewarm: no --manifest or --op given: using the bundled manifest '{}' ({})\n",
+                 m.name, m.origin);
+  }
   if (!a.ops.empty() || !a.hidden.empty()) {
     if (a.ops.empty() || a.hidden.empty())
       throw CLI::ValidationError("prewarm: --op and --hidden go together (and --dtype, default bf16)");
@@ -100,49 +238,55 @@ int cmd_prewarm(const PrewarmArgs& a) {
     });
     for (const ProblemSpec& p : tools::expand(ops, dts, wdts, hidden, a.rank3, a.max_vec)) problems.push_back(p);
   }
-  if (problems.empty()) throw CLI::ValidationError("prewarm: give --manifest, or --op/--dtype/--hidden");
-  std::vector<std::string> archs = split_list<std::string>(
-      a.arch, "arch", [](const std::string& s, std::string* o) { *o = s; return true; });
-  if (archs.empty()) archs.push_back("");  // the detected GPU
+  const std::vector<std::string> archs = resolve_archs(a.arch);
+  if (a.dry_run) return cmd_dry_run(problems, archs, a.as_json);
 
-  if (a.dry_run) {
-    for (const std::string& arch : archs)
-      for (const ProblemSpec& p : problems)
-        fmt::print("{} {} dtype={} weight={} hidden={}{}\n", arch.empty() ? "detected" : arch,
-                   op_name(p.op), dtype_name(p.dtype), dtype_name(p.weight_dtype), p.hidden,
-                   p.rank3 ? " rank3" : "");
-    return 0;
-  }
+  const bool tty = ::isatty(STDOUT_FILENO) != 0;
+  const bool bar = !a.as_json && (a.progress == "bar" || (a.progress == "auto" && tty));
   const auto t0 = std::chrono::steady_clock::now();
-  int compiled = 0, cached = 0, failed = 0;
-  nlohmann::json report = nlohmann::json::array();
-  for (const std::string& arch : archs) {
-    for (const PrewarmItem& it : prewarm(problems, arch, a.jobs)) {
-      if (!it.error.empty()) {
-        ++failed;
-        if (!a.as_json) fmt::print("failed    {}: {}\n", it.slug, it.error);
-      } else if (it.compiled) {
-        ++compiled;
-        if (!a.as_json) fmt::print("compiled  {}  ({:.0f} ms)\n", it.slug, it.millis);
-      } else {
-        ++cached;
-        if (!a.as_json) fmt::print("cached    {}\n", it.slug);
-      }
-      report.push_back({{"slug", it.slug}, {"key", it.key}, {"compiled", it.compiled},
-                        {"millis", it.millis}, {"error", it.error}});
+  auto seconds = [&t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  int compiled = 0, cached = 0, failed = 0, prebuilt = 0;
+  ProgressBar progress_bar;
+  PrewarmOptions o;
+  o.arch = fmt::format("{}", fmt::join(archs, ","));
+  o.jobs = a.jobs;
+  o.progress = [&](const PrewarmItem& it, size_t done, size_t total) {
+    if (!it.error.empty()) ++failed;
+    else if (it.compiled) ++compiled;
+    else ++cached;
+    prebuilt += it.prebuilt;
+    if (a.as_json) return;
+    if (bar) {
+      progress_bar.update(it, done, total, compiled, cached, failed, seconds());
+    } else if (!it.error.empty()) {
+      fmt::print("failed    {}: {}\n", it.slug, it.error);
+    } else if (it.compiled) {
+      fmt::print("compiled  {}  ({:.0f} ms)\n", it.slug, it.millis);
+    } else {
+      fmt::print("cached    {}{}\n", it.slug, it.prebuilt ? "  (prebuilt)" : "");
     }
-  }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fflush(stdout);
+  };
+  const std::vector<PrewarmItem> items = prewarm(problems, o);
+  if (bar) progress_bar.finish();
+  const double secs = seconds();
   const CacheInfo ci = cache_info();
   if (a.as_json) {
-    fmt::print("{}\n", nlohmann::json({{"items", report}, {"compiled", compiled}, {"cached", cached},
-                                       {"failed", failed}, {"seconds", secs},
-                                       {"cache_root", ci.root}})
+    json report = json::array();
+    for (const PrewarmItem& it : items) {
+      report.push_back({{"slug", it.slug}, {"key", it.key}, {"arch", it.arch}, {"compiled", it.compiled},
+                        {"cached", it.cached}, {"prebuilt", it.prebuilt}, {"millis", it.millis},
+                        {"error", it.error}});
+    }
+    fmt::print("{}\n", json({{"items", report}, {"kernels", items.size()}, {"compiled", compiled},
+                             {"cached", cached}, {"prebuilt", prebuilt}, {"failed", failed},
+                             {"seconds", secs}, {"archs", archs}, {"manifest", manifest_name},
+                             {"cache_root", ci.root}})
                            .dump(2));
   } else {
-    fmt::print("prewarm: {} kernels: {} compiled, {} already cached, {} failed in {:.2f} s (cache {})\n",
-               compiled + cached + failed, compiled, cached, failed, secs,
-               ci.root.empty() ? "memory only" : ci.root);
+    fmt::print("prewarm: {} kernels: {} compiled, {} already cached, {} failed in {:.2f} s (cache {}{})\n",
+               items.size(), compiled, cached, failed, secs, ci.root.empty() ? "memory only" : ci.root,
+               prebuilt ? fmt::format("; {} of the cached in a prebuilt cache", prebuilt) : "");
   }
   return failed ? 1 : 0;
 }
@@ -150,7 +294,7 @@ int cmd_prewarm(const PrewarmArgs& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"normjit: JIT-compiled normalization kernels (info, cache prewarm)"};
+  CLI::App app{"normjit: JIT-compiled normalization kernels (info, prewarm, cache, bench)"};
   app.require_subcommand(1);
   std::string cache_dir;
   app.add_option("--cache-dir", cache_dir, "Cache root (default: $NORMJIT_CACHE_DIR, "
@@ -162,8 +306,12 @@ int main(int argc, char** argv) {
 
   PrewarmArgs pa;
   CLI::App* pw = app.add_subcommand("prewarm", "Compile kernels into the disk cache (no GPU needed)");
-  pw->add_option("--manifest", pa.manifest, "Manifest file or bundled manifest name");
-  pw->add_option("--arch", pa.arch, "Target GPUs, comma list (sm_80, sm_90, sm_100 ...; default: detected)");
+  pw->add_option("--manifest", pa.manifest,
+                 "Manifest file, bundled manifest name (see --list-manifests) or JSON text; "
+                 "default: the bundled 'default' when no --op is given");
+  pw->add_option("--arch", pa.arch,
+                 "Targets, comma list (sm_80, sm_90, sm_100 ...; all: every arch NVRTC builds; "
+                 "default: the GPUs present)");
   pw->add_option("--op", pa.ops, "Ops, comma list");
   pw->add_option("--dtype", pa.dtypes, "Activation dtypes, comma list (default bf16)");
   pw->add_option("--weight-dtype", pa.weight_dtypes, "Weight dtypes (default: the activation dtype)");
@@ -171,8 +319,11 @@ int main(int argc, char** argv) {
   pw->add_flag("--rank3", pa.rank3, "Per-head [batch, heads, head_dim] inputs with non-uniform row spacing");
   pw->add_option("--max-vec", pa.max_vec, "Cap the vector width (elements), for misaligned tensors");
   pw->add_option("-j,--jobs", pa.jobs, "Parallel compiles (default: all cores)");
-  pw->add_flag("--dry-run", pa.dry_run, "List the problems without compiling");
+  pw->add_flag("--dry-run", pa.dry_run, "List the kernels each problem selects and whether they are cached; compile nothing");
   pw->add_flag("--json", pa.as_json, "Machine-readable report");
+  pw->add_option("--progress", pa.progress, "auto (a bar on a terminal, else one line per kernel), bar, lines")
+      ->check(CLI::IsMember({"auto", "bar", "lines"}));
+  pw->add_flag("--list-manifests", pa.list_manifests, "List the bundled manifests and exit");
   tools::BenchArgs ba;
   bool latency = false;
   CLI::App* bench = app.add_subcommand("bench", "Time ops on the GPU against a device copy (validates first)");
@@ -182,18 +333,20 @@ int main(int argc, char** argv) {
   bench->add_option("--hidden", ba.hidden, "Hidden sizes, comma list")->capture_default_str();
   bench->add_option("--reps", ba.reps, "Samples per shape")->capture_default_str();
   bench->add_flag("!--no-pdl", ba.pdl, "Launch without programmatic dependent launch");
-  bench->add_option("--config", ba.config, "Force config fields: tpr=N,rpb=N,vec=N,residency=0|1|2,persistent=0|1");
+  bench->add_option("--config", ba.config, "Force config fields: tpr=N,rpb=N,vec=N,residency=0|1|2");
   bench->add_flag("--sweep", ba.sweep, "Time every valid threads-per-row x residency per shape");
   bench->add_flag("--latency", latency,
                   "First-call (cold/disk) latency, host cost per call, per-launch time in a graph");
   for (CLI::App* sub : {info, pw, bench})
     sub->add_option("--cache-dir", cache_dir, "Cache root");
+  tools::CacheCommand cache_cmd(app, &cache_dir);
 
   CLI11_PARSE(app, argc, argv);
   if (!cache_dir.empty()) setenv("NORMJIT_CACHE_DIR", cache_dir.c_str(), 1);
   try {
     if (info->parsed()) return cmd_info(info_json);
     if (pw->parsed()) return cmd_prewarm(pa);
+    if (cache_cmd.parsed()) return cache_cmd.run();
     if (bench->parsed()) return latency ? tools::run_latency() : tools::run_bench(ba);
   } catch (const CLI::Error& e) {
     return app.exit(e);

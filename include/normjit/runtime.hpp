@@ -1,6 +1,8 @@
 // Process-wide runtime: caches, statistics, compile-only (prewarm) entry points.
 #pragma once
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,14 +36,58 @@ struct PrewarmItem {
   std::string key;      // hex cache key
   bool compiled = false;  // false: it was already in the disk cache
   double millis = 0;
-  std::string error;    // non-empty when it failed
+  std::string error;    // non-empty when it failed (with compiled: built but not stored)
+  // Added with PrewarmOptions:
+  std::string arch;     // the NVRTC target, e.g. "sm_90a"
+  bool cached = false;  // found valid in the disk cache (no compile); in a dry run: would hit
+  bool prebuilt = false;  // ... in a read-only prebuilt cache (NORMJIT_PREBUILT_CACHE_DIR)
 };
 
 // Compiles (no GPU needed) every kernel the given problems can select on `arch` ("sm_90",
-// "sm_90a", "90", "sm_100" ...; empty = the detected GPU) into the disk cache, `jobs` at once
-// (0 = all cores). Throws ValidationError for unsupported problems.
+// "sm_90a", "90", "sm_100" ...; a comma list; empty = the GPUs present) into the disk cache,
+// `jobs` at once (0 = all cores). Throws ValidationError for unsupported problems. Per-kernel
+// failures are reported in the items (see PrewarmOptions below).
 std::vector<PrewarmItem> prewarm(const std::vector<ProblemSpec>& problems,
                                  const std::string& arch = "", int jobs = 0);
+
+struct PrewarmOptions {
+  // Comma list of targets ("sm_80,sm_90,sm_100"); "all": every arch NVRTC can build for from
+  // sm_80 on; empty: the arch of each visible GPU (CudaError when there is none).
+  std::string arch;
+  int jobs = 0;          // parallel compiles; 0 = all cores
+  bool dry_run = false;  // resolve configs and look them up; compile and write nothing
+  // Called once per kernel when it is done (from worker threads, one call at a time), with
+  // the number done so far and the total. Exceptions it throws are ignored.
+  std::function<void(const PrewarmItem& item, std::size_t done, std::size_t total)> progress;
+};
+
+// As above for several archs in one pool. A kernel that was compiled but could not be stored
+// (read-only or full disk) is reported as failed: a prewarm that leaves nothing behind is one.
+// Items come in (arch, problem) order, one per distinct kernel.
+std::vector<PrewarmItem> prewarm(const std::vector<ProblemSpec>& problems,
+                                 const PrewarmOptions& options);
+
+// A prewarm manifest: the problems a deployment needs (format: cache/README.md).
+struct Manifest {
+  std::string name;
+  std::string description;
+  std::vector<std::string> models;    // the models it covers (informational)
+  std::vector<ProblemSpec> problems;  // expanded, includes resolved
+  std::string origin;                 // the file, or "<inline json>"
+};
+// Parses manifest JSON. Throws ValidationError naming `origin` and the bad field (unknown op,
+// dtype or field, a value out of range, a per-head problem for an op without that form).
+// "include"s resolve next to `origin`, then as bundled names (manifest_dirs(search_dirs)).
+Manifest parse_manifest(const std::string& json_text, const std::string& origin = "<inline json>",
+                        const std::vector<std::string>& search_dirs = {});
+// `spec`: manifest JSON text (starts with '{'), a file path, or a bundled manifest name
+// ("llama-3.1-8b") looked up in manifest_dirs(search_dirs).
+Manifest load_manifest(const std::string& spec, const std::vector<std::string>& search_dirs = {});
+// Where bundled manifests are looked up, in order: $NORMJIT_MANIFEST_DIR (a ':' list),
+// `search_dirs`, share/normjit/manifests of the installation holding this library.
+std::vector<std::string> manifest_dirs(const std::vector<std::string>& search_dirs = {});
+// Names of the manifests found in manifest_dirs(search_dirs).
+std::vector<std::string> bundled_manifests(const std::vector<std::string>& search_dirs = {});
 
 struct RuntimeStats {
   std::uint64_t memory_hits = 0;  // calls served by the in-process cache

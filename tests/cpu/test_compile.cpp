@@ -37,7 +37,7 @@ std::string expected_target(int cc) { return cc == 80 ? "sm_80" : cc == 90 ? "sm
 // The configs compiled for one op: every (dtype pair, hidden) combination once (20), the arch
 // rotating through 80/90/100 and rank3 alternating where the op has a per-head form, so each
 // op covers every dtype pair, hidden size and arch, and both layouts; plus one config per row
-// residency (3) and one persistent config per residency (3).
+// residency (3).
 std::vector<KernelConfig> configs_for(Op op) {
   std::vector<KernelConfig> out;
   const OpInfo& info = op_info(op);
@@ -65,8 +65,6 @@ std::vector<KernelConfig> configs_for(Op op) {
     KernelConfig c = info.choose(p, 0, Arch{kArchs[r]});
     c.residency = r;
     out.push_back(c);
-    c.persistent = true;  // grid-stride walk with the next row prefetched
-    out.push_back(c);
   }
   return out;
 }
@@ -77,13 +75,11 @@ void compile_all(Op op) {
   std::set<int> archs;
   std::set<bool> layouts;
   std::set<int> residencies;
-  std::set<bool> persistent;
   for (const KernelConfig& c : configs) {
     INFO(slug(c) << "\n" << canonical_json(c));
     archs.insert(c.arch.cc);
     layouts.insert(c.rank3);
     residencies.insert(c.residency);
-    persistent.insert(c.persistent);
     // The generated source names the config and calls the op's device function.
     const std::string src = prelude(c);
     CHECK(contains(src, slug(c)));
@@ -100,8 +96,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == 26);
-  CHECK(persistent == std::set<bool>{false, true});
+  CHECK(configs.size() == 23);
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2});
   if (op_info(op).allows_rank3) CHECK(layouts == std::set<bool>{false, true});

@@ -76,12 +76,12 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
   INFO(kGoldenNote);
   CHECK(canonical_json(golden_config()) ==
         R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","op":"rmsnorm",)"
-        R"("output_dtype":"bf16","persistent":false,"rank3":false,"residency":"row+weight","rows_per_block":1,)"
+        R"("output_dtype":"bf16","rank3":false,"residency":"row+weight","rows_per_block":1,)"
         R"("schema":2,)"
         R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16"})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","op":"gemma_rmsnorm",)"
-        R"("output_dtype":"f16","persistent":false,"rank3":true,"residency":"reload","rows_per_block":4,)"
+        R"("output_dtype":"f16","rank3":true,"residency":"reload","rows_per_block":4,)"
         R"("schema":2,)"
         R"("threads_per_row":32,"vec":1,"weight_dtype":"f32"})");
   // Stable: the same config always serializes the same way.
@@ -92,7 +92,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "c7861209fd9fb214be4837a74eb4f3ec");
+  CHECK(k.hex() == "a7aef9d1ba117acc8e1e463f9149afdc");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -159,7 +159,6 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"cluster=2", [](KernelConfig& c) { c.cluster = 2; }},
       {"residency=1", [](KernelConfig& c) { c.residency = 1; }},
       {"residency=2", [](KernelConfig& c) { c.residency = 2; }},
-      {"persistent", [](KernelConfig& c) { c.persistent = true; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -206,7 +205,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
   CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "op",
-                                        "output_dtype", "persistent", "rank3", "residency", "rows_per_block", "schema",
+                                        "output_dtype", "rank3", "residency", "rows_per_block", "schema",
                                         "threads_per_row", "vec", "weight_dtype"});
 }
 

@@ -190,19 +190,18 @@ TEST_CASE("large rows: 64-bit offsets (row stride >= 2^31 elements)", "[gpu][rms
   CHECK(bad == 0);
 }
 
-TEST_CASE("forced configs: every residency, persistent and not", "[gpu][rmsnorm][configs]") {
+TEST_CASE("forced configs: every residency with narrow and wide row groups", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
   for (Op op : normjit::all_ops()) {
     for (int residency = 0; residency <= 2; ++residency) {
-      for (int persistent = 0; persistent <= 1; ++persistent) {
+      {
         for (int tpr : {32, 256}) {
           normjit::detail::ConfigOverride o;
           o.threads_per_row = tpr;
           o.residency = residency;
-          o.persistent = persistent;
           normjit::detail::set_config_override(&o);
-          for (std::int64_t rows : {1, 7, 1000, 20000}) {
+          for (std::int64_t rows : {1, 7, 1000, 3000}) {
             RmsCase c;
             c.op = op;
             c.dtype = rows % 2 ? DType::f16 : DType::bf16;

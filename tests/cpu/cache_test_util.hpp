@@ -1,0 +1,210 @@
+// Helpers of the cache fault / admin / prewarm tests: children with resource limits or another
+// user id, the hidden runtime child, reference binaries and small cache-tree utilities.
+#pragma once
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <chrono>
+#include <cstring>
+#include <fmt/format.h>
+#include <functional>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "cpu_test_util.hpp"
+#include "disk_cache.hpp"
+#include "heuristics.hpp"
+#include "kernel_config.hpp"
+#include "nvrtc_compiler.hpp"
+#include "op_registry.hpp"
+#include "support/process.hpp"
+
+namespace cachetest {
+namespace fs = std::filesystem;
+using namespace normjit;
+using namespace normjit::detail;
+
+// Every normjit variable a child could inherit from the developer's shell, unset.
+inline njtest::EnvList clean_env(const std::string& cache_dir) {
+  njtest::EnvList env = cputest::cli_env(cache_dir);
+  env.push_back({"NORMJIT_PREBUILT_CACHE_DIR", ""});
+  env.push_back({"NORMJIT_TEST_STALL", ""});
+  return env;
+}
+
+inline void set(njtest::EnvList* env, const std::string& k, const std::string& v) {
+  for (auto& kv : *env) {
+    if (kv.first == k) {
+      kv.second = v;
+      return;
+    }
+  }
+  env->push_back({k, v});
+}
+
+// What a child does between fork and exec.
+struct ChildSetup {
+  rlim_t max_file_size = 0;  // RLIMIT_FSIZE (0: unlimited); SIGXFSZ ignored, writes get EFBIG
+  uid_t uid = 0;             // run as this user (0: unchanged); needs root
+};
+
+// Exit code of a child whose ChildSetup could not be applied (e.g. setuid refused).
+constexpr int kSetupFailed = 78;
+
+inline pid_t spawn_with(const std::vector<std::string>& argv, const njtest::EnvList& env,
+                        const std::string& output_file, const ChildSetup& setup) {
+  const pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error("fork failed");
+  if (pid == 0) {
+    for (const auto& [k, v] : env) {
+      if (v.empty()) ::unsetenv(k.c_str());
+      else ::setenv(k.c_str(), v.c_str(), 1);
+    }
+    const int fd = ::open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd >= 0) {
+      ::dup2(fd, 1);
+      ::dup2(fd, 2);
+      ::close(fd);
+    }
+    if (setup.max_file_size) {
+      ::signal(SIGXFSZ, SIG_IGN);  // ignored dispositions survive exec: writes fail with EFBIG
+      const rlimit lim{setup.max_file_size, setup.max_file_size};
+      if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) ::_exit(kSetupFailed);
+    }
+    if (setup.uid) {
+      if (::setgroups(0, nullptr) != 0 || ::setgid(gid_t(setup.uid)) != 0 ||
+          ::setuid(setup.uid) != 0)
+        ::_exit(kSetupFailed);
+    }
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+inline njtest::ProcessResult run_with(const std::vector<std::string>& argv, const njtest::EnvList& env,
+                                      const ChildSetup& setup) {
+  const std::string dir = njtest::make_temp_dir("child");
+  ::chmod(dir.c_str(), 0777);  // a child running as another user writes its output here
+  const std::string out = dir + "/output.txt";
+  njtest::ProcessResult r = njtest::wait_for(spawn_with(argv, env, out, setup), out);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return r;
+}
+
+// A uid with no passwd entry (so no home directory either), for children that must not find
+// one; 0 when the test does not run as root.
+inline uid_t unmapped_uid() {
+  if (::geteuid() != 0) return 0;
+  for (uid_t u = 54321; u < 54400; ++u)
+    if (!::getpwuid(u)) return u;
+  return 0;
+}
+
+// Lines of the form "normjit warning: ..." in a child's output.
+inline std::vector<std::string> warnings(const std::string& output) {
+  return cputest::lines_starting_with(output, "normjit warning:");
+}
+
+inline KernelConfig config(int cc, std::int64_t hidden = 4096, Op op = Op::rmsnorm,
+                           DType dtype = DType::bf16, bool rank3 = false) {
+  ProblemSpec p;
+  p.op = op;
+  p.dtype = dtype;
+  p.weight_dtype = dtype;
+  p.hidden = hidden;
+  p.rank3 = rank3;
+  return choose_config(p, 0, Arch{cc});
+}
+
+// NVRTC output is deterministic for a given source and options: compile once per config.
+inline const Binary& reference(const KernelConfig& c) {
+  static std::unordered_map<KernelConfig, Binary, KernelConfigHasher> cache;
+  auto it = cache.find(c);
+  if (it == cache.end()) it = cache.emplace(c, compile(c)).first;
+  return it->second;
+}
+
+inline std::string digest(const std::string& bytes) {
+  return fmt::format("{:016x}", XXH3_64bits(bytes.data(), bytes.size()));
+}
+
+inline DiskCache make_cache(const fs::path& root, bool offline = false,
+                            std::vector<fs::path> prebuilt = {}) {
+  DiskCache::Options o;
+  o.root = root;
+  o.offline = offline;
+  o.prebuilt_roots = std::move(prebuilt);
+  return DiskCache(o, toolchain_fingerprint());
+}
+
+inline fs::path fingerprint_dir(const fs::path& root) {
+  return root / kCacheLayoutDir / toolchain_fingerprint();
+}
+
+inline fs::path entry_of(const fs::path& root, const KernelConfig& c) {
+  return entry_path_in(fingerprint_dir(root), c, cache_key(c));
+}
+
+inline fs::path sidecar_of(const fs::path& root, const KernelConfig& c) {
+  fs::path p = entry_of(root, c);
+  p.replace_extension(".json");
+  return p;
+}
+
+inline std::vector<std::string> temp_files(const fs::path& root) {
+  return cputest::files_containing(root, ".tmp.");
+}
+
+// Re-hashes a modified header so that only the field the test changed is wrong.
+inline std::string with_header(const std::string& file, const CacheEntryHeader& h0) {
+  CacheEntryHeader h = h0;
+  h.header_hash = XXH3_64bits(&h, offsetof(CacheEntryHeader, header_hash));
+  std::string out = file;
+  std::memcpy(out.data(), &h, sizeof h);
+  return out;
+}
+
+inline CacheEntryHeader header_of(const std::string& file) {
+  CacheEntryHeader h{};
+  if (file.size() >= sizeof h) std::memcpy(&h, file.data(), sizeof h);
+  return h;
+}
+
+// Polls `file` until it contains `needle` (true) or `timeout` passes (false).
+inline bool wait_for_text(const std::string& file, const std::string& needle,
+                          std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (cputest::read_file(file).find(needle) != std::string::npos) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
+}
+
+// A pid that certainly belongs to no process now (a reaped child's).
+inline pid_t dead_pid() {
+  const pid_t pid = njtest::spawn({"/bin/true"});
+  njtest::wait_for(pid);
+  return pid;
+}
+
+// "CHILD ..." lines of the runtime child (see test_cache_faults.cpp).
+inline std::vector<std::string> child_lines(const std::string& output, const std::string& kind) {
+  return cputest::lines_starting_with(output, "CHILD " + kind);
+}
+
+}  // namespace cachetest
