@@ -42,14 +42,28 @@ fi
 
 cache=$(mktemp -d)
 t0=$(date +%s)
-NORMJIT_CACHE_DIR="$cache" ctest --test-dir "$build" -L gpu --output-on-failure -j 8 \
+NORMJIT_CACHE_DIR="$cache" ctest --test-dir "$build" -L gpu --output-on-failure -j "$jobs" \
   --timeout 900 >"$out/ctest-gpu.log" 2>&1
 rc=$?
 grep -E "tests passed|tests failed|\*\*\*Failed|Not Run|Timeout" "$out/ctest-gpu.log" | tail -15
 summary+=("gpu ctest (rc=$rc) in $(( $(date +%s) - t0 )) s: $(grep -E 'tests passed' "$out/ctest-gpu.log")")
 [ $rc -eq 0 ] || status=1
 
-if command -v cuobjdump >/dev/null; then
+# The Python package's suite (torch on the device); xdist spreads it over the cores.
+if python3 -c 'import torch' 2>/dev/null; then
+  xdist=(); python3 -c 'import xdist' 2>/dev/null && xdist=(-n 8)
+  t0=$(date +%s)
+  NORMJIT_CACHE_DIR="$cache" NORMJIT_LIBRARY="$build/libnormjit.so" timeout 300 \
+    python3 -m pytest -q -rs -p no:cacheprovider "${xdist[@]}" "$root/python/tests" >"$out/pytest.log" 2>&1
+  rc=$?
+  tail -5 "$out/pytest.log"
+  summary+=("python pytest (rc=$rc) in $(( $(date +%s) - t0 )) s: $(tail -1 "$out/pytest.log")")
+  [ $rc -eq 0 ] || status=1
+  NORMJIT_LIBRARY="$build/libnormjit.so" python3 "$root/python/benchmarks/overhead.py" >"$out/overhead.txt" 2>&1
+  tail -3 "$out/overhead.txt"
+fi
+
+if [ "${NORMJIT_SASS:-0}" = 1 ] && command -v cuobjdump >/dev/null; then
   # Register use and SASS of a few cached kernels (entries are a 64-byte header + cubin).
   for f in $(find "$cache" -name 'rmsnorm-bf16-h8192-*.cubin' -o -name 'fused_add_rmsnorm-bf16-h8192-*.cubin' | head -4); do
     tail -c +65 "$f" >"$out/k.cubin"
