@@ -31,14 +31,21 @@ fi
 "$build/normjit" info | tee "$out/info.txt"
 
 if [ -d "$root/cache/prewarmed" ]; then
-  # Copy so the carried cache stays as it came; offline mode turns any compile into an error.
+  # cache/prewarmed: `normjit prewarm --manifest all --arch sm_90 --cache-dir cache/prewarmed`
+  # run on a machine without a GPU. Copied so the carried cache stays as it came; offline mode
+  # turns any compile into an error.
   pre=$(mktemp -d); cp -r "$root/cache/prewarmed/." "$pre/"
-  if NORMJIT_OFFLINE=1 NORMJIT_CACHE_DIR="$pre" "$build/tests/gpu/test_gpu" "[.prewarmed]" >"$out/prewarmed.log" 2>&1; then
-    summary+=("prewarmed cache (sm_90, filled without a GPU): served offline, 0 compiles")
+  if NORMJIT_OFFLINE=1 NORMJIT_CACHE_DIR="$pre" "$build/tests/gpu/test_gpu" "[.prewarmed]" >"$out/prewarmed.log" 2>&1 &&
+     NORMJIT_OFFLINE=1 NORMJIT_CACHE_DIR="$pre" NORMJIT_TEST_MANIFEST=all "$build/tests/gpu/test_gpu" -s \
+       "[.prewarmed_manifest]" >>"$out/prewarmed.log" 2>&1; then
+    summary+=("prewarmed cache (sm_90, filled without a GPU): served offline, 0 compiles; $(grep -h '^manifest ' "$out/prewarmed.log")")
   else
     tail -20 "$out/prewarmed.log"; summary+=("prewarmed cache: FAILED"); status=1
   fi
 fi
+t0=$(date +%s.%N)
+"$build/normjit" prewarm --manifest llama-3.1-70b --cache-dir "$(mktemp -d)" | tail -1 >"$out/prewarm70b.txt"
+summary+=("prewarm llama-3.1-70b on this host (cold cache): $(cat "$out/prewarm70b.txt")")
 
 cache=$(mktemp -d)
 t0=$(date +%s)

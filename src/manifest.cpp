@@ -254,8 +254,15 @@ void Parser::problem(const json& p, const std::string& origin, const std::string
           s.dtype = d;
           s.weight_dtype = w;
           s.hidden = h;
-          s.rank3 = rank3;
           s.max_vec = max_vec;
+          // A per-head call whose rows are equally spaced (a contiguous [B, N, D] tensor, or a
+          // single token of a fused qkv view) runs the 2-D kernel over head_dim-long rows;
+          // other views run the rank3 kernel. A head_dim entry prewarms both.
+          if (per_head) {
+            s.rank3 = false;
+            m->problems.push_back(s);
+          }
+          s.rank3 = rank3;
           m->problems.push_back(s);
         }
 }

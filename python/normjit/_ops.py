@@ -1,17 +1,30 @@
-"""The torch custom ops ``normjit::*`` and the tensor -> ``normjit_tensor`` packing. Imported by
+"""The torch ops ``normjit::*`` and the tensor -> ``normjit_tensor`` packing. Imported by
 ``normjit.norm`` only when torch is importable.
 
-Each op is a ``torch.library.custom_op`` whose eager kernel packs the tensors into per-thread
-``normjit_tensor`` buffers (one ``struct.pack_into`` each) and calls the C ABI with the current
-CUDA stream of the input's device. Nothing here synchronizes or allocates: the public wrappers in
-``normjit.norm`` allocate the outputs that FlashInfer's API returns, then call these ops.
+Each op is defined with ``torch.library.Library("normjit", "DEF")`` and a schema with alias
+annotations (``Tensor(a!) out``), gets a Python kernel for the CUDA (and CPU, which only rejects)
+dispatch keys and a fake kernel (``torch.library.register_fake``, which also serves meta tensors).
+Calling ``torch.ops.normjit.*.default`` then costs one trip through the C++ dispatcher, not the
+several Python layers of a ``torch.library.custom_op``.
+
+Two ways into the same packing code:
+
+- the op kernels (``_rms`` / ``_fused``), reached through the dispatcher: torch.compile graphs,
+  FakeTensor / functionalization / make_fx tracing, autograd, meta and CPU tensors;
+- ``eager_rms`` / ``eager_fused``, called by ``normjit.norm`` outside torch.compile when
+  nothing could observe the difference (no dispatch or function mode, no functorch transform, no
+  JIT tracer, plain CUDA tensors, nothing requiring grad): they skip the dispatcher and return
+  False (having done nothing) whenever any of that does not hold, so the caller takes the op.
+
+Both bump the version counters of the tensors they write, as the dispatcher does for in-place
+ATen ops (a ``Library`` op's ADInplaceOrView key falls through and would not). Nothing here
+synchronizes or allocates: the public wrappers in ``normjit.norm`` allocate the outputs that
+FlashInfer's API returns.
 """
 
 import ctypes
 import struct
 import threading
-from typing import Optional
-
 import torch
 
 from . import _library
@@ -30,16 +43,11 @@ for _name, _code in (("float8_e4m3fn", 3), ("float8_e5m2", 4)):
         DTYPE_CODES[getattr(torch, _name)] = _code
 _KNOWN = "float32, float16, bfloat16, float8_e4m3fn, float8_e5m2, uint8, int32"
 
-# normjit_tensor: data, dtype, ndim, shape[8], stride[8], device, tail padding. One struct per
-# ndim so that only the used shape/stride entries are passed; pack_into zero-fills the padding.
+# normjit_tensor: data, dtype, ndim, shape[8], stride[8], device, tail padding. Only the used
+# shape/stride entries are passed to pack_into, which zero-fills the padding ("x").
 _MAXD = _library.MAX_DIMS
-_STRUCTS = tuple(
-    struct.Struct(f"=Qii{n}q{8 * (_MAXD - n)}x{n}q{8 * (_MAXD - n)}xi4x") for n in range(_MAXD + 1)
-)
-assert all(s.size == _library.TENSOR_SIZE for s in _STRUCTS), _library.TENSOR_SIZE
 _T = _library.TENSOR_SIZE
-# _PACK[ndim](buf, offset, data_ptr, dtype_code, ndim, *shape, *stride, device)
-_PACK = tuple(s.pack_into for s in _STRUCTS)
+assert struct.calcsize(f"=Qii{_MAXD}q{_MAXD}qi4x") == _T, _T
 _PDL = {None: -1, False: 0, True: 1}
 
 
@@ -88,145 +96,172 @@ def _reject(op: str, named, err: BaseException) -> None:
     raise err
 
 
-# The two call paths below are written out flat (no helper per tensor): this is the per-call
-# host overhead of every op, see benchmarks/overhead.py.
-def _rms(fn_name: str, op: str, out, input, weight, eps: float, enable_pdl) -> None:
-    named = None
-    try:
-        if not (input.is_cuda and weight.is_cuda and out.is_cuda):
-            raise TypeError
-        s = _scratch
-        buf = s.buf
-        dt = DTYPE_CODES
-        sh = input.shape
-        _PACK[len(sh)](buf, 0, input.data_ptr(), dt[input.dtype], len(sh), *sh, *input.stride(),
-                       input.get_device())
-        sh = weight.shape
-        _PACK[len(sh)](buf, _T, weight.data_ptr(), dt[weight.dtype], len(sh), *sh,
-                       *weight.stride(), weight.get_device())
-        sh = out.shape
-        _PACK[len(sh)](buf, 2 * _T, out.data_ptr(), dt[out.dtype], len(sh), *sh, *out.stride(),
-                       out.get_device())
-    except (TypeError, KeyError, IndexError, AttributeError, RuntimeError) as e:
-        named = (("input", input), ("weight", weight), ("out", out))
-        err = e
-    if named is not None:
-        _reject(op, named, err)
-    lib = _library._library or _library.get()
-    status = getattr(lib, fn_name)(
-        s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), _PDL[enable_pdl]
+# One struct.Struct per (input, second, third) ndim triple: the three normjit_tensor structs of a
+# call are packed with a single pack_into (built at first use, at most 9**3 of them).
+def _make_pack3(key):
+    if max(key) > _MAXD:
+        raise IndexError(key)
+    fmt = "=" + "".join(
+        f"Qii{n}q{8 * (_MAXD - n)}x{n}q{8 * (_MAXD - n)}xi4x" for n in key
     )
-    if status:
-        raise lib.error(status)
+    assert struct.calcsize(fmt) == 3 * _T
+    p = _PACK3[key] = struct.Struct(fmt).pack_into
+    return p
 
 
-def _fused(fn_name: str, op: str, input, residual, weight, eps: float, enable_pdl) -> None:
-    named = None
+_PACK3 = {}
+
+
+def _pack3(a, b, c):
+    """Pack a, b, c into this thread's scratch structs; returns the scratch. Raises TypeError,
+    KeyError, IndexError, AttributeError or RuntimeError for what the library cannot take."""
+    if not (a.is_cuda and b.is_cuda and c.is_cuda):
+        raise TypeError
+    s = _scratch
+    dt = DTYPE_CODES
+    s0 = a.shape
+    s1 = b.shape
+    s2 = c.shape
+    key = (len(s0), len(s1), len(s2))
+    (_PACK3.get(key) or _make_pack3(key))(
+        s.buf, 0,
+        a.data_ptr(), dt[a.dtype], key[0], *s0, *a.stride(), a.get_device(),
+        b.data_ptr(), dt[b.dtype], key[1], *s1, *b.stride(), b.get_device(),
+        c.data_ptr(), dt[c.dtype], key[2], *s2, *c.stride(), c.get_device(),
+    )  # fmt: skip
+    return s
+
+
+_bump = torch._C._increment_version  # skips inference tensors (they have no version counter)
+
+
+# ---- op kernels (reached through the dispatcher) -----------------------------------------------
+def _rms(op: str, out, input, weight, eps: float, enable_pdl) -> None:
     try:
-        if not (input.is_cuda and residual.is_cuda and weight.is_cuda):
-            raise TypeError
-        s = _scratch
-        buf = s.buf
-        dt = DTYPE_CODES
-        sh = input.shape
-        _PACK[len(sh)](buf, 0, input.data_ptr(), dt[input.dtype], len(sh), *sh, *input.stride(),
-                       input.get_device())
-        sh = residual.shape
-        _PACK[len(sh)](buf, _T, residual.data_ptr(), dt[residual.dtype], len(sh), *sh,
-                       *residual.stride(), residual.get_device())
-        sh = weight.shape
-        _PACK[len(sh)](buf, 2 * _T, weight.data_ptr(), dt[weight.dtype], len(sh), *sh,
-                       *weight.stride(), weight.get_device())
+        s = _pack3(input, weight, out)
     except (TypeError, KeyError, IndexError, AttributeError, RuntimeError) as e:
-        named = (("input", input), ("residual", residual), ("weight", weight))
-        err = e
-    if named is not None:
-        _reject(op, named, err)
-    lib = _library._library or _library.get()
-    status = getattr(lib, fn_name)(
-        s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), _PDL[enable_pdl]
-    )
+        _reject(op, (("input", input), ("weight", weight), ("out", out)), e)
+    fn = getattr(_library._library or _library.get(), op)
+    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), _PDL[enable_pdl])
     if status:
-        raise lib.error(status)
+        raise _library._library.error(status)
+    _bump((out,))
 
 
-# ---- custom ops ------------------------------------------------------------------------------
+def _fused(op: str, input, residual, weight, eps: float, enable_pdl) -> None:
+    try:
+        s = _pack3(input, residual, weight)
+    except (TypeError, KeyError, IndexError, AttributeError, RuntimeError) as e:
+        _reject(op, (("input", input), ("residual", residual), ("weight", weight)), e)
+    fn = getattr(_library._library or _library.get(), op)
+    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), _PDL[enable_pdl])
+    if status:
+        raise _library._library.error(status)
+    _bump((input, residual))
+
+
+# ---- eager fast path (no dispatcher) ------------------------------------------------------------
+_PLAIN = frozenset((torch.Tensor, torch.nn.Parameter))
+_dispatch_modes = torch._C._len_torch_dispatch_stack
+_function_modes = torch._C._len_torch_function_stack
+_functorch = torch._C._are_functorch_transforms_active
+_jit_tracing = torch._C._get_tracing_state
+_grad_enabled = torch.is_grad_enabled
+
+
+def _eager_pack(a, b, c):
+    """The scratch packed with a, b, c when the op may skip the dispatcher, else None."""
+    if (
+        _dispatch_modes()
+        or _function_modes()
+        or _functorch()
+        or _jit_tracing() is not None
+        or type(a) not in _PLAIN
+        or type(b) not in _PLAIN
+        or type(c) not in _PLAIN
+        or (_grad_enabled() and (a.requires_grad or b.requires_grad or c.requires_grad))
+    ):
+        return None
+    try:
+        return _pack3(a, b, c)
+    except (TypeError, KeyError, IndexError, AttributeError, RuntimeError):
+        return None  # the op's kernel reports it
+
+
+def eager_rms(op: str, out, input, weight, eps: float, enable_pdl) -> bool:
+    """Run ``normjit::<op>`` (rmsnorm or gemma_rmsnorm) without the dispatcher. False when it did
+    nothing because the dispatcher is needed (modes, subclasses, autograd, CPU/meta tensors,
+    anything the library cannot take): the caller then calls the op."""
+    s = _eager_pack(input, weight, out)
+    if s is None:
+        return False
+    fn = getattr(_library._library or _library.get(), op)
+    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), _PDL[enable_pdl])
+    if status:
+        raise _library._library.error(status)
+    _bump((out,))
+    return True
+
+
+def eager_fused(op: str, input, residual, weight, eps: float, enable_pdl) -> bool:
+    """As :func:`eager_rms`, for fused_add_rmsnorm and gemma_fused_add_rmsnorm."""
+    s = _eager_pack(input, residual, weight)
+    if s is None:
+        return False
+    fn = getattr(_library._library or _library.get(), op)
+    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), _PDL[enable_pdl])
+    if status:
+        raise _library._library.error(status)
+    _bump((input, residual))
+    return True
+
+
+# ---- the ops -------------------------------------------------------------------------------------
 # Argument order follows FlashInfer's own custom ops (flashinfer::rmsnorm takes `out` first).
-# These functions must keep real (non-string) annotations: custom_op infers the schema from them.
+OP_NAMES = ("rmsnorm", "gemma_rmsnorm", "fused_add_rmsnorm", "gemma_fused_add_rmsnorm")
+SCHEMAS = {
+    "rmsnorm": "(Tensor(a!) out, Tensor input, Tensor weight, float eps, bool? enable_pdl) -> ()",
+    "fused_add_rmsnorm": (
+        "(Tensor(a!) input, Tensor(b!) residual, Tensor weight, float eps, bool? enable_pdl) -> ()"
+    ),
+}
+SCHEMAS["gemma_rmsnorm"] = SCHEMAS["rmsnorm"]
+SCHEMAS["gemma_fused_add_rmsnorm"] = SCHEMAS["fused_add_rmsnorm"]
+
+_LIB = torch.library.Library("normjit", "DEF")  # kept alive: dropping it unregisters the ops
 
 
-@torch.library.custom_op("normjit::rmsnorm", mutates_args=("out",))
-def rmsnorm_op(
-    out: torch.Tensor,
-    input: torch.Tensor,
-    weight: torch.Tensor,
-    eps: float,
-    enable_pdl: Optional[bool],
-) -> None:
-    _rms("rmsnorm", "rmsnorm", out, input, weight, eps, enable_pdl)
+def _rms_kernel(op):
+    def kernel(out, input, weight, eps, enable_pdl):
+        _rms(op, out, input, weight, eps, enable_pdl)
+
+    return kernel
 
 
-@torch.library.custom_op("normjit::gemma_rmsnorm", mutates_args=("out",))
-def gemma_rmsnorm_op(
-    out: torch.Tensor,
-    input: torch.Tensor,
-    weight: torch.Tensor,
-    eps: float,
-    enable_pdl: Optional[bool],
-) -> None:
-    _rms("gemma_rmsnorm", "gemma_rmsnorm", out, input, weight, eps, enable_pdl)
+def _fused_kernel(op):
+    def kernel(input, residual, weight, eps, enable_pdl):
+        _fused(op, input, residual, weight, eps, enable_pdl)
 
-
-@torch.library.custom_op("normjit::fused_add_rmsnorm", mutates_args=("input", "residual"))
-def fused_add_rmsnorm_op(
-    input: torch.Tensor,
-    residual: torch.Tensor,
-    weight: torch.Tensor,
-    eps: float,
-    enable_pdl: Optional[bool],
-) -> None:
-    _fused("fused_add_rmsnorm", "fused_add_rmsnorm", input, residual, weight, eps, enable_pdl)
-
-
-@torch.library.custom_op("normjit::gemma_fused_add_rmsnorm", mutates_args=("input", "residual"))
-def gemma_fused_add_rmsnorm_op(
-    input: torch.Tensor,
-    residual: torch.Tensor,
-    weight: torch.Tensor,
-    eps: float,
-    enable_pdl: Optional[bool],
-) -> None:
-    _fused(
-        "gemma_fused_add_rmsnorm",
-        "gemma_fused_add_rmsnorm",
-        input,
-        residual,
-        weight,
-        eps,
-        enable_pdl,
-    )
+    return kernel
 
 
 # Fake (meta) kernels: the ops only write into tensors the caller passed, so there is nothing to
-# allocate; shapes and dtypes of the results are those of the given tensors.
-@rmsnorm_op.register_fake
-def _rmsnorm_fake(out, input, weight, eps, enable_pdl) -> None:
+# allocate and nothing to return.
+def _rms_fake(out, input, weight, eps, enable_pdl) -> None:
     return None
 
 
-@gemma_rmsnorm_op.register_fake
-def _gemma_rmsnorm_fake(out, input, weight, eps, enable_pdl) -> None:
+def _fused_fake(input, residual, weight, eps, enable_pdl) -> None:
     return None
 
 
-@fused_add_rmsnorm_op.register_fake
-def _fused_add_rmsnorm_fake(input, residual, weight, eps, enable_pdl) -> None:
-    return None
-
-
-@gemma_fused_add_rmsnorm_op.register_fake
-def _gemma_fused_add_rmsnorm_fake(input, residual, weight, eps, enable_pdl) -> None:
-    return None
-
-
-OP_NAMES = ("rmsnorm", "gemma_rmsnorm", "fused_add_rmsnorm", "gemma_fused_add_rmsnorm")
+for _op in OP_NAMES:
+    _LIB.define(_op + SCHEMAS[_op])
+    _kernel = (_fused_kernel if "fused" in _op else _rms_kernel)(_op)
+    # CUDA does the work; CPU only rejects (with NormjitValueError, like any other argument error).
+    for _key in ("CUDA", "CPU"):
+        _LIB.impl(_op, _kernel, _key)
+    torch.library.register_fake(
+        f"normjit::{_op}", _fused_fake if "fused" in _op else _rms_fake, lib=_LIB
+    )
+del _op, _kernel, _key

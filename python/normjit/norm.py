@@ -5,8 +5,10 @@ switches by changing one import::
     from flashinfer.norm import rmsnorm, fused_add_rmsnorm   # before
     from normjit.norm import rmsnorm, fused_add_rmsnorm      # after
 
-Every function calls a ``torch.library`` custom op (``torch.ops.normjit.*``), so
-``torch.compile(fullgraph=True)`` and CUDA graph capture work. Tensors may live on any CUDA
+Every function is a ``torch.library`` op (``torch.ops.normjit.*``) with a fake kernel, so
+``torch.compile(fullgraph=True)`` and CUDA graph capture work. In plain eager mode (not compiling,
+no dispatch/function mode, plain CUDA tensors, nothing requiring grad) the functions call the
+op's CUDA kernel directly, without the dispatcher: same kernel, same result, less host time. Tensors may live on any CUDA
 device; work goes to that device's current stream; nothing synchronizes; the only allocation is
 the output of ``rmsnorm``/``gemma_rmsnorm`` when ``out`` is None (``torch.empty_like(input)``).
 
@@ -26,9 +28,10 @@ except ImportError as _e:  # torch missing: keep the API importable and inspecta
     _TORCH_IMPORT_ERROR: Optional[ImportError] = _e
 else:
     _TORCH_IMPORT_ERROR = None
-    if not hasattr(torch.library, "custom_op"):  # added in torch 2.4
+    if not hasattr(torch.library, "register_fake"):  # added in torch 2.4
         _TORCH_IMPORT_ERROR = ImportError(
-            f"normjit needs torch >= 2.4 (torch.library.custom_op); found torch {torch.__version__}"
+            f"normjit needs torch >= 2.4 (torch.library.register_fake); found torch "
+            f"{torch.__version__}"
         )
         torch = None  # type: ignore[assignment]
 
@@ -38,6 +41,9 @@ if torch is not None:
     from . import _ops  # registers torch.ops.normjit.*
 
     _empty_like = torch.empty_like
+    _is_compiling = torch.compiler.is_compiling  # True while dynamo traces: the op goes in the graph
+    _eager_rms = _ops.eager_rms
+    _eager_fused = _ops.eager_fused
     _rmsnorm_op = torch.ops.normjit.rmsnorm.default
     _gemma_rmsnorm_op = torch.ops.normjit.gemma_rmsnorm.default
     _fused_add_rmsnorm_op = torch.ops.normjit.fused_add_rmsnorm.default
@@ -51,6 +57,10 @@ else:
 
     _empty_like = _rmsnorm_op = _gemma_rmsnorm_op = _needs_torch
     _fused_add_rmsnorm_op = _gemma_fused_add_rmsnorm_op = _needs_torch
+    _eager_rms = _eager_fused = _needs_torch
+
+    def _is_compiling() -> bool:
+        return False
 
 
 def rmsnorm(
@@ -84,7 +94,8 @@ def rmsnorm(
     """
     if out is None:
         out = _empty_like(input)
-    _rmsnorm_op(out, input, weight, eps, enable_pdl)
+    if _is_compiling() or not _eager_rms("rmsnorm", out, input, weight, eps, enable_pdl):
+        _rmsnorm_op(out, input, weight, eps, enable_pdl)
     return out
 
 
@@ -99,7 +110,8 @@ def gemma_rmsnorm(
     in fp32. Same arguments, shapes and return value as :func:`rmsnorm`."""
     if out is None:
         out = _empty_like(input)
-    _gemma_rmsnorm_op(out, input, weight, eps, enable_pdl)
+    if _is_compiling() or not _eager_rms("gemma_rmsnorm", out, input, weight, eps, enable_pdl):
+        _gemma_rmsnorm_op(out, input, weight, eps, enable_pdl)
     return out
 
 
@@ -119,7 +131,8 @@ def fused_add_rmsnorm(
     (fp16/bf16/fp32), stride 1 in the last dimension, any row strides, not overlapping;
     ``weight`` is ``[hidden_size]`` of that dtype or fp32. Returns None.
     """
-    _fused_add_rmsnorm_op(input, residual, weight, eps, enable_pdl)
+    if _is_compiling() or not _eager_fused("fused_add_rmsnorm", input, residual, weight, eps, enable_pdl):
+        _fused_add_rmsnorm_op(input, residual, weight, eps, enable_pdl)
 
 
 def gemma_fused_add_rmsnorm(
@@ -131,4 +144,5 @@ def gemma_fused_add_rmsnorm(
 ) -> None:
     r"""Gemma-style fused residual add + RMSNorm: as :func:`fused_add_rmsnorm` with
     ``(weight + 1)``. Returns None."""
-    _gemma_fused_add_rmsnorm_op(input, residual, weight, eps, enable_pdl)
+    if _is_compiling() or not _eager_fused("gemma_fused_add_rmsnorm", input, residual, weight, eps, enable_pdl):
+        _gemma_fused_add_rmsnorm_op(input, residual, weight, eps, enable_pdl)

@@ -47,8 +47,10 @@ Layout make_layout(std::int64_t d0, std::int64_t d1, std::int64_t hidden, std::i
   return l;
 }
 
-normjit::TensorView view(void* base, DType dt, const Layout& l, std::int64_t hidden, bool rank3) {
+normjit::TensorView view(void* base, DType dt, const Layout& l, std::int64_t hidden, bool rank3,
+                         int device) {
   normjit::TensorView t;
+  t.device = device;
   t.data = static_cast<char*>(base) + l.offset * normjit::dtype_size(dt);
   t.dtype = dt;
   if (rank3) {
@@ -88,8 +90,8 @@ std::string run_rms_case(const RmsCase& c, std::mt19937_64& rng) {
   fill_random(c.weight_dtype, w_h.data(), H, rng, 0.5, gemma ? 0.0 : 1.0);
   if (fused) fill_random(c.dtype, res_h.data(), res_l.elements, rng, 1.0, 0.0);
 
-  DeviceBuffer in_d(in_h.size()), w_d(w_h.size()), out_d(separate ? size_t(out_l.elements * es) : 0),
-      res_d(res_h.size());
+  DeviceBuffer in_d(in_h.size(), c.device), w_d(w_h.size(), c.device),
+      out_d(separate ? size_t(out_l.elements * es) : 0, c.device), res_d(res_h.size(), c.device);
   in_d.upload(in_h.data(), in_h.size());
   w_d.upload(w_h.data(), w_h.size());
   if (fused) res_d.upload(res_h.data(), res_h.size());
@@ -98,12 +100,12 @@ std::string run_rms_case(const RmsCase& c, std::mt19937_64& rng) {
   normjit::LaunchOptions o;
   o.stream = static_cast<normjit::Stream>(c.stream);
   o.enable_pdl = c.pdl;
-  normjit::TensorView in_v = view(in_d.get(), c.dtype, in_l, H, rank3);
-  normjit::TensorView w_v = normjit::make_tensor(w_d.get(), c.weight_dtype, {H});
+  normjit::TensorView in_v = view(in_d.get(), c.dtype, in_l, H, rank3, c.device);
+  normjit::TensorView w_v = normjit::make_tensor(w_d.get(), c.weight_dtype, {H}, c.device);
   if (fused) {
     normjit::FusedAddRmsnormArgs a;
     a.input = in_v;
-    a.residual = view(res_d.get(), c.dtype, res_l, H, false);
+    a.residual = view(res_d.get(), c.dtype, res_l, H, false, c.device);
     a.weight = w_v;
     a.eps = c.eps;
     (c.op == Op::fused_add_rmsnorm ? normjit::fused_add_rmsnorm : normjit::gemma_fused_add_rmsnorm)(a, o);
@@ -112,7 +114,7 @@ std::string run_rms_case(const RmsCase& c, std::mt19937_64& rng) {
     a.input = in_v;
     a.weight = w_v;
     a.eps = c.eps;
-    if (c.form == OutForm::Separate) a.out = view(out_d.get(), c.dtype, out_l, H, rank3);
+    if (c.form == OutForm::Separate) a.out = view(out_d.get(), c.dtype, out_l, H, rank3, c.device);
     if (c.form == OutForm::Aliased) a.out = in_v;
     (c.op == Op::rmsnorm ? normjit::rmsnorm : normjit::gemma_rmsnorm)(a, o);
   }

@@ -27,6 +27,7 @@ struct RmsCase {
   std::optional<bool> pdl;
   double eps = 1e-6;
   void* stream = nullptr;
+  int device = 0;             // where the buffers live (the op follows its tensors)
 
   std::string describe() const;
 };

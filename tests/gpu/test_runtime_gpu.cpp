@@ -2,7 +2,10 @@
 // process served by the disk cache, concurrent first calls, a prewarmed offline cache.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -225,4 +228,48 @@ TEST_CASE("prewarmed cache serves every call offline", "[.prewarmed]") {
   const auto st = normjit::runtime_stats();
   CHECK(st.compiles == 0);
   CHECK(st.disk_hits == 8);
+}
+
+// Run by scripts/gpu_suite.sh with NORMJIT_OFFLINE=1 on a cache that `normjit prewarm
+// --manifest all --arch sm_90` filled without a GPU: the first call of every manifest problem
+// must load from disk (no compile) and be correct. Prints the first-call latencies.
+TEST_CASE("every manifest problem is served by a prewarmed cache", "[.prewarmed_manifest]") {
+  use_device0();
+  const char* spec = std::getenv("NORMJIT_TEST_MANIFEST");
+  const normjit::Manifest m =
+      normjit::load_manifest(spec && *spec ? spec : "all", {NORMJIT_SOURCE_DIR "/cache/manifests"});
+  REQUIRE(!m.problems.empty());
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<double> first_ms;
+  for (const normjit::ProblemSpec& p : m.problems) {
+    RmsCase c;
+    c.op = p.op;
+    c.dtype = p.dtype;
+    c.weight_dtype = p.weight_dtype;
+    c.hidden = p.hidden;
+    c.rows = 2;
+    const bool fused = p.op == normjit::Op::fused_add_rmsnorm || p.op == normjit::Op::gemma_fused_add_rmsnorm;
+    c.form = fused ? OutForm::InPlace : OutForm::Separate;
+    if (p.rank3) {
+      c.heads = 3;
+      c.nonflat_input = true;
+    }
+    const auto before = normjit::runtime_stats();
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string err = run_rms_case(c, rng);  // includes the first call of this config
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const auto after = normjit::runtime_stats();
+    INFO(c.describe());
+    CHECK(err == "");
+    CHECK(after.compiles == before.compiles);
+    if (after.disk_hits > before.disk_hits) first_ms.push_back(ms);
+  }
+  const auto st = normjit::runtime_stats();
+  CHECK(st.compiles == 0);
+  std::sort(first_ms.begin(), first_ms.end());
+  std::printf("manifest %s: %zu problems, %llu kernels loaded from the prewarmed cache, 0 compiled; "
+              "first call incl. buffers+check: median %.2f ms, max %.2f ms\n",
+              m.name.c_str(), m.problems.size(), (unsigned long long)st.disk_hits,
+              first_ms.empty() ? 0.0 : first_ms[first_ms.size() / 2],
+              first_ms.empty() ? 0.0 : first_ms.back());
 }

@@ -20,15 +20,21 @@ std::string gpu_unavailable_reason() {
 
 void check_cu(CUresult r, const char* what) { normjit::detail::check(r, what); }
 
-void use_device0() {
+void use_device(int device) {
   CUcontext cur = nullptr;
   check_cu(driver().cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
-  CUcontext ctx = normjit::detail::Runtime::get().primary_context(0);
+  CUcontext ctx = normjit::detail::Runtime::get().primary_context(device);
   if (cur != ctx) check_cu(driver().cuCtxPushCurrent(ctx), "cuCtxPushCurrent");
 }
 
-DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {
-  use_device0();
+int device_count() {
+  int n = 0;
+  if (!gpu_available() || driver().cuDeviceGetCount(&n) != CUDA_SUCCESS) return 0;
+  return n;
+}
+
+DeviceBuffer::DeviceBuffer(size_t bytes, int device) : bytes_(bytes) {
+  use_device(device);
   check_cu(driver().cuMemAlloc(&ptr_, bytes ? bytes : 1), "cuMemAlloc");
 }
 
@@ -65,8 +71,8 @@ void DeviceBuffer::fill(unsigned char byte) {
   check_cu(driver().cuCtxSynchronize(), "cuCtxSynchronize after memset");
 }
 
-Stream::Stream() {
-  use_device0();
+Stream::Stream(int device) {
+  use_device(device);
   check_cu(driver().cuStreamCreate(&s_, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
 }
 

@@ -14,14 +14,16 @@ namespace njtest {
 
 bool gpu_available();
 std::string gpu_unavailable_reason();
-// Makes device 0's primary context current on this thread (idempotent).
-void use_device0();
+// Makes `device`'s primary context current on this thread (idempotent).
+void use_device(int device);
+inline void use_device0() { use_device(0); }
+int device_count();
 void check_cu(CUresult r, const char* what);
 
 class DeviceBuffer {
  public:
   DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t bytes);
+  explicit DeviceBuffer(size_t bytes, int device = 0);
   ~DeviceBuffer();
   DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = 0; o.bytes_ = 0; }
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept;
@@ -42,7 +44,7 @@ class DeviceBuffer {
 
 class Stream {
  public:
-  Stream();
+  explicit Stream(int device = 0);
   ~Stream();
   CUstream get() const { return s_; }
   void sync() const;
