@@ -6,7 +6,9 @@ Run on a machine with a CUDA GPU (from the repository root):
 
 Measures wall-clock host time of back-to-back calls on a tiny problem (default bf16 [1, 4096],
 so GPU time stays far below host time and the launch queue never fills), best of several
-repetitions. Prints one line; -v adds the breakdown (dispatcher, binding, C ABI call).
+repetitions. Prints one line; -v adds the breakdown: the public function (eager fast path, no
+dispatcher), the op through the C++ dispatcher (what compiled graphs and tracing call), the
+binding's packing + C call alone, and the C ABI call alone.
 """
 
 import argparse
@@ -55,7 +57,7 @@ def main():
 
     lib = _library.get()
     s = _ops._scratch
-    _ops._rms("rmsnorm", "rmsnorm", o, x, w, eps, None)  # packs s.p0..p2 for the raw call below
+    _ops._rms("rmsnorm", o, x, w, eps, None)  # packs s.p0..p2 for the raw call below
     stream = torch.cuda.current_stream().cuda_stream
     raw = lib.rmsnorm
     F = torch.nn.functional
@@ -68,7 +70,10 @@ def main():
         xi, wi, oi = x.clone(), w.clone(), o.clone()
         res["inference_mode rmsnorm out="] = host_us(lambda: normjit.rmsnorm(xi, wi, out=oi))
         res["inference_mode torch rms_norm"] = host_us(lambda: F.rms_norm(xi, (a.hidden,), wi, eps))
-    res["binding w/o dispatcher"] = host_us(lambda: _ops._rms("rmsnorm", "rmsnorm", o, x, w, eps, None))
+    op = torch.ops.normjit.rmsnorm.default
+    res["op via dispatcher out="] = host_us(lambda: op(o, x, w, eps, None))
+    res["eager fast path out="] = host_us(lambda: _ops.eager_rms("rmsnorm", o, x, w, eps, None))
+    res["binding w/o dispatcher"] = host_us(lambda: _ops._rms("rmsnorm", o, x, w, eps, None))
     res["C ABI call (pre-packed)"] = host_us(lambda: raw(s.p0, s.p1, eps, s.p2, stream, -1))
     res["torch.empty_like"] = host_us(lambda: torch.empty_like(x))
     res["torch rms_norm"] = host_us(lambda: F.rms_norm(x, (a.hidden,), w, eps))
@@ -81,6 +86,7 @@ def main():
         f"inference_mode out= {res['inference_mode rmsnorm out=']:.1f} | "
         f"torch F.rms_norm {res['torch rms_norm']:.1f} (inference_mode "
         f"{res['inference_mode torch rms_norm']:.1f}) | normjit/torch {ratio:.2f}x | "
+        f"op via dispatcher out= {res['op via dispatcher out=']:.1f} | "
         f"of which: binding w/o dispatcher {res['binding w/o dispatcher']:.1f}, "
         f"C ABI call {res['C ABI call (pre-packed)']:.1f}"
     )

@@ -469,3 +469,100 @@ def test_unsupported_is_value_error_with_status(gen):
         normjit.rmsnorm(torch.empty(1, 1 << 17, device="cuda", dtype=BF16),
                         torch.empty(1 << 17, device="cuda", dtype=BF16))
     assert info.value.status_name == "UNSUPPORTED"
+
+
+# ---- the eager fast path (no dispatcher) against the op and the compiled graph ------------------
+def _fast_calls(gen):
+    x = randn((24, 512), BF16, gen)
+    r = randn((24, 512), BF16, gen)
+    w = randn(512, BF16, gen)
+    return x, r, w
+
+
+@pytest.mark.parametrize("gemma", [False, True], ids=["rmsnorm", "gemma"])
+def test_fast_eager_path_is_taken_and_matches_op_and_compiled(gemma, gen):
+    from normjit import _ops
+
+    name = "gemma_rmsnorm" if gemma else "rmsnorm"
+    fused_name = "gemma_fused_add_rmsnorm" if gemma else "fused_add_rmsnorm"
+    fn, fused = getattr(normjit, name), getattr(normjit, fused_name)
+    op, fused_op = getattr(torch.ops.normjit, name).default, getattr(torch.ops.normjit, fused_name).default
+    x, r, w = _fast_calls(gen)
+    q = x.view(24, 4, 128)[:, :3]  # a strided per-head view
+
+    # the fast path runs (returns True) for plain CUDA tensors and bumps the version counters
+    out = torch.empty_like(x)
+    v = out._version
+    assert _ops.eager_rms(name, out, x, w, EPS, None) is True
+    assert out._version > v
+    xf, rf = x.clone(), r.clone()
+    vx, vr = xf._version, rf._version
+    assert _ops.eager_fused(fused_name, xf, rf, w, EPS, None) is True
+    assert xf._version > vx and rf._version > vr
+
+    # the op through the dispatcher: bit-identical, and it bumps the version counters too
+    out_op = torch.empty_like(x)
+    v = out_op._version
+    op(out_op, x, w, EPS, None)
+    assert out_op._version > v and torch.equal(out, out_op)
+    xo, ro = x.clone(), r.clone()
+    fused_op(xo, ro, w, EPS, None)
+    assert torch.equal(xo, xf) and torch.equal(ro, rf)
+
+    # the public functions (fast path) and the same under torch.compile: bit-identical
+    def f(x, r, w, q):
+        y = fn(x, w)
+        yq = fn(q, w[:128])
+        fused(x, r, w)
+        return y, yq
+
+    xe, re = x.clone(), r.clone()
+    ye, yqe = f(xe, re, w, xe.view(24, 4, 128)[:, :3])
+    torch._dynamo.reset()
+    xc, rc = x.clone(), r.clone()
+    yc, yqc = torch.compile(f, fullgraph=True)(xc, rc, w, xc.view(24, 4, 128)[:, :3])
+    for a, b in ((ye, yc), (yqe, yqc), (xe, xc), (re, rc), (ye, out)):
+        assert torch.equal(a, b)
+    assert_matches(yqe, ref_rmsnorm(q, w[:128], gemma=gemma))
+
+
+def test_fast_path_under_inference_mode_and_autograd(gen):
+    x, r, w = _fast_calls(gen)
+    ref = normjit.rmsnorm(x, w)
+    with torch.inference_mode():
+        xi, wi = x.clone(), w.clone()
+        assert torch.equal(normjit.rmsnorm(xi, wi), ref)
+        oi = torch.empty_like(xi)
+        assert normjit.rmsnorm(xi, wi, out=oi) is oi and torch.equal(oi, ref)
+        ri, xi2 = r.clone(), x.clone()
+        normjit.fused_add_rmsnorm(xi2, ri, wi)
+    xr, rr = x.clone(), r.clone()
+    normjit.fused_add_rmsnorm(xr, rr, w)
+    assert torch.equal(xi2, xr) and torch.equal(ri, rr)
+    # an input that requires grad goes through the dispatcher (no autograd formula): same values
+    wg = w.clone().requires_grad_()
+    yg = normjit.rmsnorm(x, wg)
+    assert torch.equal(yg, ref)
+    # an nn.Parameter weight takes the fast path under no_grad
+    with torch.no_grad():
+        assert torch.equal(normjit.rmsnorm(x, torch.nn.Parameter(w.clone())), ref)
+
+
+def test_fast_path_in_cuda_graph_capture(gen):
+    from normjit import _ops
+
+    x, r, w = _fast_calls(gen)
+    sx = x.clone()
+    out = torch.empty_like(x)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        normjit.rmsnorm(sx.clone(), w, out=out)
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        taken = _ops.eager_rms("rmsnorm", out, sx, w, EPS, None)
+    assert taken
+    g.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, normjit.rmsnorm(x, w))

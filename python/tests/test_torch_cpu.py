@@ -132,3 +132,85 @@ def test_compile_functionalizes_the_mutations(no_library):
     torch._dynamo.reset()
     out = torch.compile(_block, fullgraph=True, backend="aot_eager", dynamic=True)(x, r, w, w, proj)
     assert out.shape == (6, 16)
+
+
+SCHEMAS = {
+    "rmsnorm": "normjit::rmsnorm(Tensor(a!) out, Tensor input, Tensor weight, float eps, "
+    "bool? enable_pdl) -> ()",
+    "fused_add_rmsnorm": "normjit::fused_add_rmsnorm(Tensor(a!) input, Tensor(b!) residual, "
+    "Tensor weight, float eps, bool? enable_pdl) -> ()",
+}
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_op_schema_string(name):
+    op = getattr(torch.ops.normjit, name).default
+    expected = SCHEMAS[name.replace("gemma_", "")].replace("normjit::" + name.replace("gemma_", ""),
+                                                            "normjit::" + name)
+    assert str(op._schema) == expected
+    assert op._schema.is_mutable
+    # a real dispatcher op with kernels for CUDA (the work), CPU (rejects) and Meta (the fake)
+    for key in ("CUDA", "CPU", "Meta"):
+        assert torch._C._dispatch_has_kernel_for_dispatch_key(f"normjit::{name}", key), key
+
+
+def _eager(name, *args):
+    from normjit import _ops
+
+    fn = _ops.eager_fused if "fused" in name else _ops.eager_rms
+    return fn(name, *args)
+
+
+@pytest.mark.parametrize("name", OPS)
+def test_eager_fast_path_declines_what_needs_the_dispatcher(name, no_library):
+    """The dispatcher-free path runs only for plain CUDA tensors: meta, CPU, fake tensors, active
+    modes and autograd all go to the op (and the library is never loaded for them)."""
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    def args(device, rg=False):
+        x = torch.empty(4, 64, device=device, requires_grad=rg)
+        return (x, torch.empty(4, 64, device=device), torch.empty(64, device=device))
+
+    def call(a):
+        if "fused" in name:
+            return _eager(name, a[0], a[1], a[2], 1e-6, None)
+        return _eager(name, a[1], a[0], a[2], 1e-6, None)
+
+    assert call(args("meta")) is False
+    assert call(args("cpu")) is False
+    assert call(args("cpu", rg=True)) is False
+    with FakeTensorMode():
+        assert call(args("cuda")) is False
+
+    class Mode(TorchDispatchMode):
+        def __torch_dispatch__(self, func, types, a=(), kw=None):
+            return func(*a, **(kw or {}))
+
+    with Mode():
+        assert call(args("meta")) is False
+    assert _library._library is None
+
+
+def test_compiled_graph_calls_the_op_not_the_fast_path(no_library, monkeypatch):
+    """Under torch.compile the public functions trace to torch.ops.normjit.* (the fast path is
+    never consulted while dynamo traces)."""
+    from normjit import _ops
+
+    def boom(*a, **k):
+        raise AssertionError("eager fast path used while compiling")
+
+    monkeypatch.setattr(normjit.norm, "_eager_rms", boom)
+    monkeypatch.setattr(normjit.norm, "_eager_fused", boom)
+    graphs = []
+
+    def backend(gm, example_inputs):
+        graphs.append(gm)
+        return gm.forward
+
+    x, r = (torch.empty(6, 64, device="meta") for _ in range(2))
+    w = torch.empty(64, device="meta")
+    torch._dynamo.reset()
+    torch.compile(_block, fullgraph=True, backend=backend)(x, r, w, w, torch.empty(64, 16, device="meta"))
+    assert len(graphs) == 1
+    assert _ops.eager_rms is not boom
