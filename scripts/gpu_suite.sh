@@ -21,7 +21,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noh
 
 t0=$(date +%s)
 if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${prefix[@]}" >"$out/configure.log" 2>&1 &&
-   cmake --build "$build" -j "$jobs" --target normjit normjit_cli test_gpu >"$out/build.log" 2>&1; then
+   cmake --build "$build" -j "$jobs" --target normjit normjit_cli test_gpu test_multigpu >"$out/build.log" 2>&1; then
   summary+=("build: ok in $(( $(date +%s) - t0 )) s")
 else
   tail -30 "$out/configure.log" "$out/build.log"

@@ -245,27 +245,38 @@ void Parser::problem(const json& p, const std::string& origin, const std::string
     max_vec = v.get<int>();
   }
   if (p.contains("comment") && !p["comment"].is_string()) bad(origin, where + ".comment", "expected a string");
-  for (Op op : ops)
-    for (DType d : dts)
-      for (DType w : (wdts.empty() ? std::vector<DType>{d} : wdts))
-        for (std::int64_t h : rows) {
-          ProblemSpec s;
-          s.op = op;
-          s.dtype = d;
-          s.weight_dtype = w;
-          s.hidden = h;
-          s.max_vec = max_vec;
-          // A per-head call whose rows are equally spaced (a contiguous [B, N, D] tensor, or a
-          // single token of a fused qkv view) runs the 2-D kernel over head_dim-long rows;
-          // other views run the rank3 kernel. A head_dim entry prewarms both.
-          if (per_head) {
-            s.rank3 = false;
-            m->problems.push_back(s);
-          }
-          s.rank3 = rank3;
-          m->problems.push_back(s);
-        }
+  // A per-head call whose rows are equally spaced (a contiguous [B, N, D] tensor, or a single
+  // token of a fused qkv view) runs the 2-D kernel over head_dim-long rows; other views run the
+  // rank3 kernel. A head_dim entry prewarms both.
+  for (const bool r3 : per_head ? std::vector<bool>{false, true} : std::vector<bool>{rank3})
+    for (const ProblemSpec& s : expand_problems(ops, dts, wdts, rows, r3, max_vec))
+      m->problems.push_back(s);
 }
+
+}  // namespace
+
+std::vector<ProblemSpec> expand_problems(const std::vector<Op>& ops, const std::vector<DType>& dtypes,
+                                         const std::vector<DType>& weight_dtypes,
+                                         const std::vector<std::int64_t>& sizes, bool rank3,
+                                         int max_vec) {
+  std::vector<ProblemSpec> out;
+  for (Op op : ops)
+    for (DType d : dtypes)
+      for (DType w : (weight_dtypes.empty() ? std::vector<DType>{d} : weight_dtypes))
+        for (std::int64_t h : sizes) {
+          ProblemSpec p;
+          p.op = op;
+          p.dtype = d;
+          p.weight_dtype = w;
+          p.hidden = h;
+          p.rank3 = rank3;
+          p.max_vec = max_vec;
+          out.push_back(p);
+        }
+  return out;
+}
+
+namespace {
 
 Manifest Parser::parse(const std::string& text, const std::string& origin, const fs::path& base_dir) {
   const json j = json::parse(text, nullptr, false);

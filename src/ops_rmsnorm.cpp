@@ -32,6 +32,21 @@ bool flat_rows(const TensorView& t, std::int64_t* row_stride) {
   return false;
 }
 
+// Problem -> config for the tensors' device (vector width limited by every tensor's alignment)
+// -> launch. Everything here runs after validation.
+void dispatch(Op op, const TensorView& in, const TensorView& weight, bool rank3,
+              std::initializer_list<const TensorView*> tensors, const NormParams& p,
+              const LaunchOptions& o) {
+  ProblemSpec ps;
+  ps.op = op;
+  ps.dtype = in.dtype;
+  ps.weight_dtype = weight.dtype;
+  ps.hidden = in.shape[in.ndim - 1];
+  ps.rank3 = rank3;
+  const Arch arch = Runtime::get().device_arch(in.device);
+  launch_norm(choose_config(ps, max_vector(in.dtype, tensors), arch), p, o, in.device);
+}
+
 void check_hidden(const Validator& v, std::int64_t hidden) {
   if (hidden < 1)
     v.fail(Kind::InvalidArgument, "input", "expected a hidden size (last dimension) >= 1, got {}",
@@ -84,15 +99,7 @@ void run_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o) {
   p.rows = rows;
   p.eps = float(a.eps);
 
-  ProblemSpec ps;
-  ps.op = op;
-  ps.dtype = in.dtype;
-  ps.weight_dtype = a.weight.dtype;
-  ps.hidden = hidden;
-  ps.rank3 = !flat;
-  const int max_vec = max_vector(in.dtype, {&in, &out, &a.weight});
-  const Arch arch = Runtime::get().device_arch(in.device);
-  launch_norm(choose_config(ps, max_vec, arch), p, o, in.device);
+  dispatch(op, in, a.weight, /*rank3=*/!flat, {&in, &out, &a.weight}, p, o);
 }
 
 void run_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) {
@@ -129,14 +136,7 @@ void run_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) 
   p.inner = 1;
   p.eps = float(a.eps);
 
-  ProblemSpec ps;
-  ps.op = op;
-  ps.dtype = in.dtype;
-  ps.weight_dtype = a.weight.dtype;
-  ps.hidden = hidden;
-  const int max_vec = max_vector(in.dtype, {&in, &res, &a.weight});
-  const Arch arch = Runtime::get().device_arch(in.device);
-  launch_norm(choose_config(ps, max_vec, arch), p, o, in.device);
+  dispatch(op, in, a.weight, /*rank3=*/false, {&in, &res, &a.weight}, p, o);
 }
 
 }  // namespace

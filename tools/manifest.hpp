@@ -19,9 +19,4 @@ Manifest load_manifest(const std::string& spec);
 // Names of the bundled manifests found.
 std::vector<std::string> bundled_manifests();
 
-// Cross product of lists (the CLI's --op/--dtype/--hidden form).
-std::vector<ProblemSpec> expand(const std::vector<Op>& ops, const std::vector<DType>& dtypes,
-                                const std::vector<DType>& weight_dtypes,
-                                const std::vector<std::int64_t>& hidden, bool rank3, int max_vec);
-
 }  // namespace normjit::tools

@@ -236,7 +236,7 @@ int cmd_prewarm(const PrewarmArgs& a) {
       *h = std::strtoll(s.c_str(), &end, 10);
       return end && *end == '\0' && *h > 0;
     });
-    for (const ProblemSpec& p : tools::expand(ops, dts, wdts, hidden, a.rank3, a.max_vec)) problems.push_back(p);
+    for (const ProblemSpec& p : expand_problems(ops, dts, wdts, hidden, a.rank3, a.max_vec)) problems.push_back(p);
   }
   const std::vector<std::string> archs = resolve_archs(a.arch);
   if (a.dry_run) return cmd_dry_run(problems, archs, a.as_json);

@@ -86,6 +86,12 @@ Manifest load_manifest(const std::string& spec, const std::vector<std::string>& 
 // Where bundled manifests are looked up, in order: $NORMJIT_MANIFEST_DIR (a ':' list),
 // `search_dirs`, share/normjit/manifests of the installation holding this library.
 std::vector<std::string> manifest_dirs(const std::vector<std::string>& search_dirs = {});
+// The cross product ops x dtypes x weight dtypes (empty: the activation dtype) x sizes, as
+// manifests and `normjit prewarm --op/--dtype/--hidden` list problems.
+std::vector<ProblemSpec> expand_problems(const std::vector<Op>& ops, const std::vector<DType>& dtypes,
+                                         const std::vector<DType>& weight_dtypes,
+                                         const std::vector<std::int64_t>& sizes, bool rank3,
+                                         int max_vec);
 // Names of the manifests found in manifest_dirs(search_dirs).
 std::vector<std::string> bundled_manifests(const std::vector<std::string>& search_dirs = {});
 
