@@ -157,9 +157,18 @@ std::uint32_t nvrtc_version_code() noexcept {
   return code;
 }
 
+namespace {
+// Roots are made absolute once, so a later chdir() of the process cannot move the cache.
+fs::path absolute_or_same(const fs::path& p) {
+  std::error_code ec;
+  fs::path a = fs::absolute(p, ec);
+  return ec ? p : a.lexically_normal();
+}
+}  // namespace
+
 fs::path cache_root_from_env() {
-  if (const char* d = std::getenv("NORMJIT_CACHE_DIR"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "normjit";
+  if (const char* d = std::getenv("NORMJIT_CACHE_DIR"); d && *d) return absolute_or_same(d);
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return absolute_or_same(fs::path(x) / "normjit");
   const char* home = std::getenv("HOME");
   if (!home || !*home) {
     if (const passwd* pw = getpwuid(getuid()); pw && pw->pw_dir && *pw->pw_dir) home = pw->pw_dir;
@@ -178,7 +187,7 @@ std::vector<fs::path> prebuilt_roots_from_env() {
   if (!v) return out;
   std::stringstream ss(v);
   for (std::string item; std::getline(ss, item, ':');)
-    if (!item.empty()) out.emplace_back(item);
+    if (!item.empty()) out.push_back(absolute_or_same(item));
   return out;
 }
 
