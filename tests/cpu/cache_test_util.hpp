@@ -60,38 +60,23 @@ struct ChildSetup {
 // Exit code of a child whose ChildSetup could not be applied (e.g. setuid refused).
 constexpr int kSetupFailed = 78;
 
+// Applies a ChildSetup in the forked child (njtest::spawn's pre-exec hook).
+inline void apply_child_setup(const void* arg) {
+  const ChildSetup& setup = *static_cast<const ChildSetup*>(arg);
+  if (setup.max_file_size) {
+    ::signal(SIGXFSZ, SIG_IGN);  // ignored dispositions survive exec: writes fail with EFBIG
+    const rlimit lim{setup.max_file_size, setup.max_file_size};
+    if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) ::_exit(kSetupFailed);
+  }
+  if (setup.uid) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(gid_t(setup.uid)) != 0 || ::setuid(setup.uid) != 0)
+      ::_exit(kSetupFailed);
+  }
+}
+
 inline pid_t spawn_with(const std::vector<std::string>& argv, const njtest::EnvList& env,
                         const std::string& output_file, const ChildSetup& setup) {
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    for (const auto& [k, v] : env) {
-      if (v.empty()) ::unsetenv(k.c_str());
-      else ::setenv(k.c_str(), v.c_str(), 1);
-    }
-    const int fd = ::open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd >= 0) {
-      ::dup2(fd, 1);
-      ::dup2(fd, 2);
-      ::close(fd);
-    }
-    if (setup.max_file_size) {
-      ::signal(SIGXFSZ, SIG_IGN);  // ignored dispositions survive exec: writes fail with EFBIG
-      const rlimit lim{setup.max_file_size, setup.max_file_size};
-      if (::setrlimit(RLIMIT_FSIZE, &lim) != 0) ::_exit(kSetupFailed);
-    }
-    if (setup.uid) {
-      if (::setgroups(0, nullptr) != 0 || ::setgid(gid_t(setup.uid)) != 0 ||
-          ::setuid(setup.uid) != 0)
-        ::_exit(kSetupFailed);
-    }
-    std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  return pid;
+  return njtest::spawn(argv, env, output_file, apply_child_setup, &setup);
 }
 
 inline njtest::ProcessResult run_with(const std::vector<std::string>& argv, const njtest::EnvList& env,

@@ -12,7 +12,8 @@
 
 namespace njtest {
 
-pid_t spawn(const std::vector<std::string>& argv, const EnvList& env, const std::string& output_file) {
+pid_t spawn(const std::vector<std::string>& argv, const EnvList& env, const std::string& output_file,
+            void (*pre_exec)(const void*), const void* pre_exec_arg) {
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -21,13 +22,14 @@ pid_t spawn(const std::vector<std::string>& argv, const EnvList& env, const std:
       else ::setenv(k.c_str(), v.c_str(), 1);
     }
     if (!output_file.empty()) {
-      const int fd = ::open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int fd = ::open(output_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
       if (fd >= 0) {
         ::dup2(fd, 1);
         ::dup2(fd, 2);
         ::close(fd);
       }
     }
+    if (pre_exec) pre_exec(pre_exec_arg);
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);

@@ -16,9 +16,12 @@ struct ProcessResult {
   std::string output;     // stdout and stderr together
 };
 
-// Starts argv[0] (a path) with extra environment; output goes to `output_file` if non-empty.
+// Starts argv[0] (a path) with extra environment; output goes to `output_file` if non-empty
+// (created 0666, so a child running as another user can write it). `pre_exec`, if given, runs
+// in the child right before exec (resource limits, user switch); it may _exit() on failure.
 pid_t spawn(const std::vector<std::string>& argv, const EnvList& env = {},
-            const std::string& output_file = "");
+            const std::string& output_file = "", void (*pre_exec)(const void*) = nullptr,
+            const void* pre_exec_arg = nullptr);
 // Waits for a spawned child.
 ProcessResult wait_for(pid_t pid, const std::string& output_file = "");
 // spawn + wait, capturing output.
