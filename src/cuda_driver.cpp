@@ -62,7 +62,6 @@ Loaded load_driver() {
   ok = ok && resolve(get_proc, "cuDeviceGetAttribute", 2000, &a.cuDeviceGetAttribute, &e);
   ok = ok && resolve(get_proc, "cuDeviceGetName", 2000, &a.cuDeviceGetName, &e);
   ok = ok && resolve(get_proc, "cuDevicePrimaryCtxRetain", 7000, &a.cuDevicePrimaryCtxRetain, &e);
-  ok = ok && resolve(get_proc, "cuDevicePrimaryCtxRelease", 11000, &a.cuDevicePrimaryCtxRelease, &e);
   ok = ok && resolve(get_proc, "cuCtxGetCurrent", 4000, &a.cuCtxGetCurrent, &e);
   ok = ok && resolve(get_proc, "cuCtxGetDevice", 2000, &a.cuCtxGetDevice, &e);
   ok = ok && resolve(get_proc, "cuCtxPushCurrent", 4000, &a.cuCtxPushCurrent, &e);
@@ -71,11 +70,7 @@ Loaded load_driver() {
   ok = ok && resolve(get_proc, "cuLibraryLoadData", 12000, &a.cuLibraryLoadData, &e);
   ok = ok && resolve(get_proc, "cuLibraryUnload", 12000, &a.cuLibraryUnload, &e);
   ok = ok && resolve(get_proc, "cuLibraryGetKernel", 12000, &a.cuLibraryGetKernel, &e);
-  ok = ok && resolve(get_proc, "cuKernelSetAttribute", 12000, &a.cuKernelSetAttribute, &e);
   ok = ok && resolve(get_proc, "cuLaunchKernelEx", 11060, &a.cuLaunchKernelEx, &e);
-  ok = ok && resolve(get_proc, "cuKernelGetFunction", 12000, &a.cuKernelGetFunction, &e);
-  ok = ok && resolve(get_proc, "cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050,
-                     &a.cuOccupancyMaxActiveBlocksPerMultiprocessor, &e);
   ok = ok && resolve(get_proc, "cuCtxSynchronize", 2000, &a.cuCtxSynchronize, &e);
   ok = ok && resolve(get_proc, "cuMemAlloc", 3020, &a.cuMemAlloc, &e);
   ok = ok && resolve(get_proc, "cuMemFree", 3020, &a.cuMemFree, &e);
@@ -83,7 +78,6 @@ Loaded load_driver() {
   ok = ok && resolve(get_proc, "cuMemcpyDtoH", 3020, &a.cuMemcpyDtoH, &e);
   ok = ok && resolve(get_proc, "cuMemcpyDtoDAsync", 3020, &a.cuMemcpyDtoDAsync, &e);
   ok = ok && resolve(get_proc, "cuMemsetD8", 3020, &a.cuMemsetD8, &e);
-  ok = ok && resolve(get_proc, "cuMemsetD8Async", 3020, &a.cuMemsetD8Async, &e);
   ok = ok && resolve(get_proc, "cuStreamCreate", 2000, &a.cuStreamCreate, &e);
   ok = ok && resolve(get_proc, "cuStreamDestroy", 4000, &a.cuStreamDestroy, &e);
   ok = ok && resolve(get_proc, "cuStreamSynchronize", 2000, &a.cuStreamSynchronize, &e);
@@ -98,8 +92,6 @@ Loaded load_driver() {
   ok = ok && resolve(get_proc, "cuEventRecord", 2000, &a.cuEventRecord, &e);
   ok = ok && resolve(get_proc, "cuEventSynchronize", 2000, &a.cuEventSynchronize, &e);
   ok = ok && resolve(get_proc, "cuEventElapsedTime", 2000, &a.cuEventElapsedTime, &e);
-  ok = ok && resolve(get_proc, "cuFuncGetAttribute", 2020, &a.cuFuncGetAttribute, &e);
-  ok = ok && resolve(get_proc, "cuKernelGetAttribute", 12000, &a.cuKernelGetAttribute, &e);
   if (!ok) {
     l.error = e;
     return l;

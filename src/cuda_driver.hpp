@@ -17,7 +17,6 @@ struct DriverApi {
   CUresult (*cuDeviceGetAttribute)(int*, CUdevice_attribute, CUdevice);
   CUresult (*cuDeviceGetName)(char*, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice);
-  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice);
   CUresult (*cuCtxGetCurrent)(CUcontext*);
   CUresult (*cuCtxGetDevice)(CUdevice*);
   CUresult (*cuCtxPushCurrent)(CUcontext);
@@ -27,10 +26,7 @@ struct DriverApi {
                                 CUlibraryOption*, void**, unsigned int);
   CUresult (*cuLibraryUnload)(CUlibrary);
   CUresult (*cuLibraryGetKernel)(CUkernel*, CUlibrary, const char*);
-  CUresult (*cuKernelSetAttribute)(CUfunction_attribute, int, CUkernel, CUdevice);
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig*, CUfunction, void**, void**);
-  CUresult (*cuKernelGetFunction)(CUfunction*, CUkernel);
-  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t);
   // Not used by the ops themselves; the benchmark and GPU tests share this loader.
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);
@@ -39,7 +35,6 @@ struct DriverApi {
   CUresult (*cuMemcpyDtoH)(void*, CUdeviceptr, size_t);
   CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuMemsetD8)(CUdeviceptr, unsigned char, size_t);
-  CUresult (*cuMemsetD8Async)(CUdeviceptr, unsigned char, size_t, CUstream);
   CUresult (*cuStreamCreate)(CUstream*, unsigned int);
   CUresult (*cuStreamDestroy)(CUstream);
   CUresult (*cuStreamSynchronize)(CUstream);
@@ -54,8 +49,6 @@ struct DriverApi {
   CUresult (*cuEventRecord)(CUevent, CUstream);
   CUresult (*cuEventSynchronize)(CUevent);
   CUresult (*cuEventElapsedTime)(float*, CUevent, CUevent);
-  CUresult (*cuFuncGetAttribute)(int*, CUfunction_attribute, CUfunction);
-  CUresult (*cuKernelGetAttribute)(int*, CUfunction_attribute, CUkernel, CUdevice);
 };
 
 // The loaded driver with cuInit done; throws CudaError (code -1) when there is none.
