@@ -89,11 +89,13 @@ template <class T, int N> struct Packed {
     T e[N];
   } u;
 
-  // Streaming load of activations: each row is read once, so keep it out of L1.
+  // Load of activations (read once per call). A plain ld.global: on the H200 it beat the
+  // streaming ld.global.cs by 1.6-5 % at 32768 rows (rmsnorm 4096: 129.6 vs 136.7 us; fused add
+  // 8192: 524.0 vs 533.2 us; docs/benchmarks.md), and .cs stores gained nothing.
   __device__ __forceinline__ void load_stream(const T* p) {
     const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
 #pragma unroll
-    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = __ldcs(src + i);
+    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = src[i];
   }
   // Cached load of parameters (weights) that every row reads.
   __device__ __forceinline__ void load_cached(const T* p) {

@@ -70,6 +70,16 @@ if python3 -c 'import torch' 2>/dev/null; then
   tail -3 "$out/overhead.txt"
 fi
 
+# The side-by-side harness on one small shape (the full table: scripts/peers_bench.sh), when the
+# peers' wheels were carried (.whl/ from scripts/peers/fetch_peers.sh).
+if [ -d "$root/.whl" ] && python3 -c 'import torch' 2>/dev/null; then
+  REBUILD=0 NORMJIT_CACHE_DIR="$cache" timeout 240 bash "$root/scripts/peers_bench.sh" --ops rmsnorm,fused_add_rmsnorm \
+    --tokens 128 --hidden 4096 --reps 10 --autotune-min-tokens 1000000 >"$out/peers-smoke.txt" 2>&1
+  rc=$?
+  summary+=("peers smoke (rc=$rc): $(grep -c '^| 128' "$out/peers-smoke.txt") rows; $(grep -c 'not available\|failed\|Error' "$out/peers-smoke.txt") problems")
+  [ $rc -eq 0 ] || { tail -20 "$out/peers-smoke.txt"; status=1; }
+fi
+
 if [ "${NORMJIT_SASS:-0}" = 1 ] && command -v cuobjdump >/dev/null; then
   # Register use and SASS of a few cached kernels (entries are a 64-byte header + cubin).
   for f in $(find "$cache" -name 'rmsnorm-bf16-h8192-*.cubin' -o -name 'fused_add_rmsnorm-bf16-h8192-*.cubin' | head -4); do

@@ -1,130 +1,254 @@
 #!/usr/bin/env python3
-"""Side-by-side device time of normjit and its peers, one process, one method (issue 4).
+"""Side-by-side device time of normjit and its peers: one process, one method (issue 4).
 
-Candidates: normjit (the Python package), PyTorch eager, torch.compile (default and
-max-autotune-no-cudagraphs), Liger-Kernel and FlashInfer when importable (carry their wheels to
-the GPU machine; a candidate that cannot be imported or fails its check is reported, not timed).
+Candidates: normjit (the Python package), PyTorch eager, torch.compile (default mode, and
+max-autotune-no-cudagraphs from --autotune-min-tokens up), Liger-Kernel and FlashInfer (its
+header-only kernels through scripts/peers/flashinfer_shim.cu, built by scripts/peers_bench.sh).
+A candidate that cannot be loaded is reported and left out; one that fails its check is not timed.
 
-Method, the same for every candidate (the one of ../shared/bench/peer-baseline-h200.md): outputs
-checked against a float64 reference first; before each sample the L2 is evicted by a read-only
-pass over 256 MiB; inputs rotate over >= 240 MiB of sets so they come from HBM; a
-torch.cuda._sleep primer queues the call ahead of the GPU so host overhead is excluded; CUDA
-events around one call; median of the samples. Bytes: rmsnorm 2*T*H*2 + 2H, fused add 4*T*H*2 + 2H.
+Method, the same for every candidate (that of ../shared/bench/peer-baseline-h200.md):
+  * check first, at the timed shape: fresh normal inputs, NaN-poisoned outputs, the first and
+    last 128 rows against a float64 reference (norm-relative error < 1e-2);
+  * before each sample the L2 is evicted by a read-only pass over 256 MiB, and the inputs rotate
+    over >= 240 MiB of sets, so they come from HBM;
+  * a torch.cuda._sleep primer queues the call ahead of the GPU, so host time is excluded;
+  * CUDA events around one call, median of --reps samples.
+Bytes that must move: rmsnorm 2*R*H*2 + 2H, fused add 4*R*H*2 + 2H (R rows, bf16).
 
-usage (GPU machine, repo root, after scripts/gpu_suite.sh built build-gpu/):
-  NORMJIT_LIBRARY=$PWD/build-gpu/libnormjit.so PYTHONPATH=$PWD/python \
-    python3 scripts/peers_bench.py [--ops rmsnorm,fused_add_rmsnorm] [--tokens 1,128,2048,32768] \
-    [--hidden 2048,4096,8192,16384] [--reps 100] [--no-compile]
-
-Status: written without a GPU at hand (the session's device time was spent); its first run is
-part of the performance issue.
+usage (GPU machine, repo root; scripts/peers_bench.sh builds what this needs):
+  python3 scripts/peers_bench.py [--ops rmsnorm,fused_add_rmsnorm,gemma_rmsnorm,...]
+      [--tokens 1,8,...] [--hidden 2048,...] [--heads 1x4608x48x128,8192x32x128]
+      [--reps 100] [--autotune-min-tokens 2048] [--csv FILE]
 """
 import argparse
+import ctypes
+import importlib
 import math
+import os
 import statistics
 import sys
+import time
+import types
 
 import torch
 import torch.nn.functional as F
 
 DT = torch.bfloat16
 EPS = 1e-6
+SM_HZ = 1.98e9  # torch.cuda._sleep counts SM cycles; the H200 runs at 1980 MHz under load
+
+OPS = ("rmsnorm", "fused_add_rmsnorm", "gemma_rmsnorm", "gemma_fused_add_rmsnorm", "rmsnorm_3d")
 
 
-def candidates(op, use_compile):
-    """name -> callable(x, r, w, y) for the op; each writes its result where the peer would."""
-    out = {}
+def fused(op):
+    return "fused" in op
+
+
+def gemma(op):
+    return op.startswith("gemma")
+
+
+# ---- peers that need loading ------------------------------------------------------------------
+def load_liger():
+    """Liger-Kernel's norm ops without its package __init__ (which imports every op and, through
+    them, optional dependencies): stub packages point at the installed files."""
+    spec = importlib.util.find_spec("liger_kernel")
+    if spec is None:
+        raise ImportError("liger_kernel is not installed")
+    root = list(spec.submodule_search_locations)[0]
+    for name, path in (("liger_kernel", root), ("liger_kernel.ops", os.path.join(root, "ops"))):
+        if name not in sys.modules:
+            m = types.ModuleType(name)
+            m.__path__ = [path]
+            sys.modules[name] = m
+    rms = importlib.import_module("liger_kernel.ops.rms_norm")
+    fadd = importlib.import_module("liger_kernel.ops.fused_add_rms_norm")
+    return rms.rms_norm_forward, fadd.fused_add_rms_norm_forward
+
+
+def load_flashinfer():
+    path = os.environ.get("FLASHINFER_SHIM", "")
+    if not path or not os.path.exists(path):
+        raise ImportError("FLASHINFER_SHIM does not name the built shim (scripts/peers_bench.sh builds it)")
+    lib = ctypes.CDLL(path)
+    u, f, i, p = ctypes.c_uint, ctypes.c_float, ctypes.c_int, ctypes.c_void_p
+    lib.fi_rmsnorm.argtypes = [p, p, p, u, u, u, u, f, i, i, p]
+    lib.fi_fused_add_rmsnorm.argtypes = [p, p, p, u, u, u, u, f, i, i, p]
+    return lib
+
+
+def candidates(op, T, use_compile, autotune_min_tokens):
+    """name -> fn(x, r, w, y) returning the normalized output and, for fused ops, the new residual.
+    Gemma peers without an offset argument get (1 + w) precomputed by the caller (their best case);
+    normjit and FlashInfer get w and add the 1 themselves."""
     import normjit
 
-    if op == "rmsnorm":
-        out["normjit"] = lambda x, r, w, y: normjit.rmsnorm(x, w, EPS, out=y)
-        out["eager"] = lambda x, r, w, y: y.copy_(F.rms_norm(x, (x.shape[-1],), w, EPS))
-    else:
-        out["normjit"] = lambda x, r, w, y: normjit.fused_add_rmsnorm(x, r, w, EPS)
+    c = {}
+    g = gemma(op)
+    if fused(op):
+        nj = normjit.gemma_fused_add_rmsnorm if g else normjit.fused_add_rmsnorm
 
-        def eager_fused(x, r, w, y):
+        def nj_fused(x, r, w, y, w1):
+            nj(x, r, w, EPS)
+            return x, r
+
+        c["normjit"] = nj_fused
+
+        def eager(x, r, w, y, w1):  # two kernels: in-place add, then the norm out of place
             r.add_(x)
-            x.copy_(F.rms_norm(r, (x.shape[-1],), w, EPS))
+            return F.rms_norm(r, (x.shape[-1],), w1, EPS), r
 
-        out["eager"] = eager_fused
+        def eager_inplace(x, r, w, y, w1):  # what torch.compile fuses into one in-place kernel
+            r.add_(x)
+            x.copy_(F.rms_norm(r, (x.shape[-1],), w1, EPS))
+            return x, r
+
+        c["eager"] = eager
+        compile_src = eager_inplace
+    else:
+        nj = normjit.gemma_rmsnorm if g else normjit.rmsnorm
+        c["normjit"] = lambda x, r, w, y, w1: (nj(x, w, EPS, out=y),)
+        c["eager"] = lambda x, r, w, y, w1: (F.rms_norm(x, (x.shape[-1],), w1, EPS),)
+        compile_src = lambda x, r, w, y, w1: (F.rms_norm(x, (x.shape[-1],), w1, EPS),)  # noqa: E731
     if use_compile:
-        for mode in ("default", "max-autotune-no-cudagraphs"):
-            fn = out["eager"]
-            out[f"compile-{mode.split('-')[0]}"] = torch.compile(fn, mode=mode, dynamic=False)
+        c["compile"] = torch.compile(compile_src, dynamic=False)
+        if T >= autotune_min_tokens:
+            c["compile-maxat"] = torch.compile(compile_src, mode="max-autotune-no-cudagraphs", dynamic=False)
     try:
-        from liger_kernel.ops.rms_norm import rms_norm_forward
-
-        if op == "rmsnorm":
-            out["liger"] = lambda x, r, w, y: y.copy_(rms_norm_forward(x, w, EPS, 0.0, "llama", None)[0])
+        rms_fwd, fadd_fwd = load_liger()
+        off, mode = (1.0, "gemma") if g else (0.0, "llama")
+        if fused(op):
+            c["liger"] = lambda x, r, w, y, w1: fadd_fwd(x, r, w, EPS, off, mode)[:2]
+        else:
+            c["liger"] = lambda x, r, w, y, w1: (rms_fwd(x, w, EPS, off, mode, None)[0],)
     except Exception as e:  # noqa: BLE001 - report and go on
         print(f"liger: not available ({e})", file=sys.stderr)
     try:
-        import flashinfer
+        fi = load_flashinfer()
+        gi = 1 if g else 0
 
-        if op == "rmsnorm":
-            out["flashinfer"] = lambda x, r, w, y: flashinfer.norm.rmsnorm(x, w, EPS, out=y, enable_pdl=True)
+        def stream():
+            return ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+        if fused(op):
+            def fi_fused(x, r, w, y, w1):
+                H = x.shape[-1]
+                x2, r2 = x.view(-1, H), r.view(-1, H)
+                rc = fi.fi_fused_add_rmsnorm(x2.data_ptr(), r2.data_ptr(), w.data_ptr(), x2.shape[0], H,
+                                             x2.stride(0), r2.stride(0), EPS, gi, 1, stream())
+                if rc:
+                    raise RuntimeError(f"FlashInfer returned cudaError {rc}")
+                return x, r
+
+            c["flashinfer"] = fi_fused
         else:
-            out["flashinfer"] = lambda x, r, w, y: flashinfer.norm.fused_add_rmsnorm(x, r, w, EPS, enable_pdl=True)
+            def fi_rms(x, r, w, y, w1):
+                H = x.shape[-1]
+                x2, y2 = x.view(-1, H), y.view(-1, H)
+                rc = fi.fi_rmsnorm(x2.data_ptr(), w.data_ptr(), y2.data_ptr(), x2.shape[0], H, x2.stride(0),
+                                   y2.stride(0), EPS, gi, 1, stream())
+                if rc:
+                    raise RuntimeError(f"FlashInfer returned cudaError {rc}")
+                return (y,)
+
+            c["flashinfer"] = fi_rms
     except Exception as e:  # noqa: BLE001
         print(f"flashinfer: not available ({e})", file=sys.stderr)
-    return out
+    return c
 
 
-def reference(op, x, r, w):
-    if op == "rmsnorm":
-        v = x.double()
-    else:
-        v = (x.float() + r.float()).double()
-    rstd = torch.rsqrt(v.pow(2).mean(-1, keepdim=True) + EPS)
-    return (v * rstd * w.double()).to(DT)
+# ---- check and timing -------------------------------------------------------------------------
+def make_inputs(shape, device="cuda"):
+    x = torch.randn(shape, device=device, dtype=DT)
+    r = torch.randn(shape, device=device, dtype=DT)
+    return x, r
 
 
-def check(op, fn, T, H):
-    x = torch.randn(T, H, device="cuda", dtype=DT)
-    r = torch.randn_like(x)
-    w = torch.rand(H, device="cuda", dtype=DT) + 1
+def make_weight(H):
+    w = (torch.rand(H, device="cuda") * 0.5 + 1.0).to(DT)
+    w1 = (w.float() + 1.0).to(DT)  # the (1 + w) the gemma peers without an offset get
+    return w, w1
+
+
+def rel_err(got, ref):
+    got, ref = got.double(), ref.double()
+    if not torch.isfinite(got).all():
+        return float("inf")
+    return ((got - ref).norm() / ref.norm()).item()
+
+
+def check(op, fn, shape, w, w1):
+    H = shape[-1]
+    x, r = make_inputs(shape)
+    x0, r0 = x.clone(), r.clone()
     y = torch.full_like(x, float("nan"))
-    ref = reference(op, x, r, w)
-    fn(x, r, w, y)
+    outs = fn(x, r, w, y, w1)
     torch.cuda.synchronize()
-    got = y if op == "rmsnorm" else x
-    err = ((got.double() - ref.double()).norm() / ref.double().norm()).item()
-    return math.isfinite(err) and err < 1e-2, err
+    rows = x0.numel() // H
+    pick = torch.cat([torch.arange(0, min(rows, 128)), torch.arange(max(0, rows - 128), rows)]).cuda()
+    sel = lambda t: t.reshape(-1, H)[pick].double()  # noqa: E731
+    v = sel(x0) + sel(r0) if fused(op) else sel(x0)
+    wd = w.double() + (1.0 if gemma(op) else 0.0)
+    ref = v * torch.rsqrt(v.pow(2).mean(-1, keepdim=True) + EPS) * wd
+    errs = [rel_err(sel(outs[0]), ref)]
+    if fused(op):
+        errs.append(rel_err(sel(outs[1]), v))
+    err = max(errs)
+    return err < 1e-2, err
 
 
-def time_op(op, fn, T, H, reps, flush):
-    es = 2
-    per_set = T * H * es * 2
-    sets = max(2, min(reps + 5, (240 << 20) // per_set + 1, (8 << 30) // per_set + 1))
-    xs = [torch.randn(T, H, device="cuda", dtype=DT) for _ in range(sets)]
-    rs = [torch.randn(T, H, device="cuda", dtype=DT) for _ in range(sets)]
-    ys = [torch.empty(T, H, device="cuda", dtype=DT) for _ in range(sets)]
-    w = torch.rand(H, device="cuda", dtype=DT) + 1
+def time_op(fn, shape, w, w1, reps, flush, nbytes_set):
+    sets = max(2, min(reps + 5, (240 << 20) // nbytes_set + 1, (8 << 30) // nbytes_set + 1))
+    xs = [make_inputs(shape) for _ in range(sets)]
+    ys = [torch.empty(shape, device="cuda", dtype=DT) for _ in range(sets)]
     for i in range(3):
-        fn(xs[i % sets], rs[i % sets], w, ys[i % sets])
+        fn(xs[i % sets][0], xs[i % sets][1], w, ys[i % sets], w1)
     torch.cuda.synchronize()
-    # Host time per call, to size the primer.
-    import time
-
     t0 = time.perf_counter()
     for i in range(10):
-        fn(xs[i % sets], rs[i % sets], w, ys[i % sets])
+        fn(xs[i % sets][0], xs[i % sets][1], w, ys[i % sets], w1)
     torch.cuda.synchronize()
     host_us = (time.perf_counter() - t0) / 10 * 1e6
-    cycles = int(max(100.0, 3 * host_us + 50) * 1980)  # _sleep counts SM cycles (1.98 GHz)
-    times = []
+    cycles = int(max(100.0, 3 * host_us + 50) * 1e-6 * SM_HZ)
+    events = []
     for i in range(reps):
         k = i % sets
         flush.sum()  # read-only L2 eviction
         torch.cuda._sleep(cycles)
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
-        fn(xs[k], rs[k], w, ys[k])
+        fn(xs[k][0], xs[k][1], w, ys[k], w1)
         e.record()
-        times.append((s, e))
+        events.append((s, e))
     torch.cuda.synchronize()
-    us = [s.elapsed_time(e) * 1000 for s, e in times]
-    return statistics.median(us)
+    return statistics.median(s.elapsed_time(e) * 1000 for s, e in events)
+
+
+def copy_ceiling():
+    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda").fill_(1)
+    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda").fill_(1)
+    dst = torch.empty_like(src)
+    us = []
+    for _ in range(20):
+        flush.sum()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        dst.copy_(src)
+        e.record()
+        torch.cuda.synchronize()
+        us.append(s.elapsed_time(e) * 1000)
+    return 2 * src.numel() / (statistics.median(us) * 1e-6) / 1e9, flush
+
+
+def shapes_for(op, a):
+    if op == "rmsnorm_3d":
+        for spec in a.heads.split(","):
+            dims = [int(v) for v in spec.split("x")]
+            yield tuple(dims)
+    else:
+        for H in map(int, a.hidden.split(",")):
+            for T in map(int, a.tokens.split(",")):
+                yield (T, H)
 
 
 def main():
@@ -132,55 +256,73 @@ def main():
     ap.add_argument("--ops", default="rmsnorm,fused_add_rmsnorm")
     ap.add_argument("--tokens", default="1,8,32,128,512,2048,8192,32768")
     ap.add_argument("--hidden", default="2048,4096,8192,16384")
+    ap.add_argument("--heads", default="4608x48x128,8192x32x128,8192x8x128,4096x32x64,2048x16x256",
+                    help="3-D shapes for rmsnorm_3d, TOKENSxHEADSxHEAD_DIM ([1, 4608, 48, 128] is 4608x48x128)")
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--no-compile", action="store_true")
+    ap.add_argument("--autotune-min-tokens", type=int, default=2048,
+                    help="run torch.compile max-autotune at this many rows and above (3-6 s per shape)")
+    ap.add_argument("--csv", default="")
     a = ap.parse_args()
-    flush = torch.empty(256 << 20, dtype=torch.uint8, device="cuda").fill_(1)
-    src = torch.empty(1 << 30, dtype=torch.uint8, device="cuda").fill_(1)
-    dst = torch.empty_like(src)
-    copy = []
-    for _ in range(10):
-        flush.sum()
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        dst.copy_(src)
-        e.record()
-        torch.cuda.synchronize()
-        copy.append(s.elapsed_time(e) / 1000)
-    copy_gbs = 2 * src.numel() / statistics.median(copy) / 1e9
-    del src, dst
-    print(f"copy ceiling (1 GiB, read+write): {copy_gbs:.0f} GB/s; torch {torch.__version__}, "
-          f"{torch.cuda.get_device_name()}")
-    ratios = []
     for op in a.ops.split(","):
-        cands = candidates(op, not a.no_compile)
+        if op not in OPS:
+            sys.exit(f"--ops: unknown op {op!r}; expected some of {', '.join(OPS)}")
+    # One specialization per shape: lift dynamo's recompile limit so no shape falls back to eager.
+    for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 1 << 20)
+    copy_gbs, flush = copy_ceiling()
+    print(f"copy ceiling (1 GiB, read+write): {copy_gbs:.0f} GB/s; torch {torch.__version__}, "
+          f"{torch.cuda.get_device_name()}, {time.strftime('%Y-%m-%d')}")
+    csv = open(a.csv, "w") if a.csv else None
+    if csv:
+        csv.write("op,shape,candidate,us,gbs,pct_copy\n")
+    ratios = {}
+    for op in a.ops.split(","):
         print(f"\n### {op}\n")
-        print("| tokens | hidden | " + " | ".join(f"{n} µs" for n in cands) + " | normjit / best peer | normjit % copy |")
-        print("|---:|---:|" + "---:|" * (len(cands) + 2))
-        for H in map(int, a.hidden.split(",")):
-            for T in map(int, a.tokens.split(",")):
-                row = {}
-                for name, fn in cands.items():
-                    try:
-                        ok, err = check(op, fn, min(T, 256), H)
-                        row[name] = time_op(op, fn, T, H, a.reps, flush) if ok else float("nan")
-                        if not ok:
-                            print(f"{name} {op} {T}x{H}: check failed (rel err {err:.2e})", file=sys.stderr)
-                    except Exception as e:  # noqa: BLE001 - a peer failing must not stop the table
-                        print(f"{name} {op} {T}x{H}: {e}", file=sys.stderr)
-                        row[name] = float("nan")
-                peers = [v for k, v in row.items() if k != "normjit" and math.isfinite(v)]
-                best = min(peers) if peers else float("nan")
-                ratio = row["normjit"] / best if peers else float("nan")
-                if math.isfinite(ratio):
-                    ratios.append(ratio)
-                nbytes = T * H * 2 * (2 if op == "rmsnorm" else 4) + 2 * H
-                pct = 100 * nbytes / (row["normjit"] * 1e-6) / 1e9 / copy_gbs
-                cells = " | ".join(f"{row[n]:.2f}" for n in cands)
-                print(f"| {T} | {H} | {cells} | {ratio:.3f} | {pct:.1f} % |")
-    if ratios:
-        g = math.exp(sum(map(math.log, ratios)) / len(ratios))
-        print(f"\ngeometric mean normjit / fastest peer over {len(ratios)} shapes: {g:.3f}")
+        header = None
+        for shape in shapes_for(op, a):
+            H, rows = shape[-1], math.prod(shape[:-1])
+            cands = candidates(op, rows, not a.no_compile, a.autotune_min_tokens)
+            names = ["normjit", "eager", "compile", "compile-maxat", "liger", "flashinfer"]
+            if header is None:
+                header = names
+                print("| shape | " + " | ".join(f"{n} µs" for n in names) + " | best peer | normjit / best | normjit % copy |")
+                print("|---|" + "---:|" * (len(names) + 3))
+            w, w1 = make_weight(H)
+            nbytes = rows * H * 2 * (4 if fused(op) else 2) + 2 * H
+            row = {}
+            for name, fn in cands.items():
+                try:
+                    ok, err = check(op, fn, shape, w, w1)
+                    if not ok:
+                        print(f"{name} {op} {shape}: check failed (rel err {err:.2e}); not timed", file=sys.stderr)
+                        continue
+                    row[name] = time_op(fn, shape, w, w1, a.reps, flush, nbytes)
+                except Exception as e:  # noqa: BLE001 - one peer failing must not stop the table
+                    print(f"{name} {op} {shape}: {type(e).__name__}: {e}", file=sys.stderr)
+                if csv and name in row:
+                    gbs = nbytes / (row[name] * 1e-6) / 1e9
+                    csv.write(f"{op},{'x'.join(map(str, shape))},{name},{row[name]:.3f},{gbs:.0f},{100 * gbs / copy_gbs:.1f}\n")
+            peers = {k: v for k, v in row.items() if k != "normjit"}
+            best = min(peers, key=peers.get) if peers else None
+            ratio = row["normjit"] / peers[best] if best and "normjit" in row else float("nan")
+            if math.isfinite(ratio):
+                ratios.setdefault(op, []).append(ratio)
+            pct = 100 * nbytes / (row.get("normjit", float("nan")) * 1e-6) / 1e9 / copy_gbs
+            cells = " | ".join(f"{row[n]:.2f}" if n in row else "–" for n in header)
+            mark = " ✗" if ratio > 1 else ""
+            print(f"| {'×'.join(map(str, shape))} | {cells} | {best} | {ratio:.3f}{mark} | {pct:.1f} % |", flush=True)
+    print()
+    allr = []
+    for op, rs in ratios.items():
+        allr += rs
+        g = math.exp(sum(map(math.log, rs)) / len(rs))
+        print(f"{op}: geomean normjit / fastest peer {g:.3f} over {len(rs)} shapes; "
+              f"worst {max(rs):.3f}; shapes behind: {sum(r > 1 for r in rs)}")
+    if allr:
+        g = math.exp(sum(map(math.log, allr)) / len(allr))
+        print(f"all: geomean normjit / fastest peer {g:.3f} over {len(allr)} shapes")
     return 0
 
 

@@ -62,6 +62,7 @@ Loaded load_driver() {
   ok = ok && resolve(get_proc, "cuDeviceGetAttribute", 2000, &a.cuDeviceGetAttribute, &e);
   ok = ok && resolve(get_proc, "cuDeviceGetName", 2000, &a.cuDeviceGetName, &e);
   ok = ok && resolve(get_proc, "cuDevicePrimaryCtxRetain", 7000, &a.cuDevicePrimaryCtxRetain, &e);
+  ok = ok && resolve(get_proc, "cuDevicePrimaryCtxGetState", 7000, &a.cuDevicePrimaryCtxGetState, &e);
   ok = ok && resolve(get_proc, "cuCtxGetCurrent", 4000, &a.cuCtxGetCurrent, &e);
   ok = ok && resolve(get_proc, "cuCtxGetDevice", 2000, &a.cuCtxGetDevice, &e);
   ok = ok && resolve(get_proc, "cuCtxPushCurrent", 4000, &a.cuCtxPushCurrent, &e);

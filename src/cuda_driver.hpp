@@ -17,6 +17,7 @@ struct DriverApi {
   CUresult (*cuDeviceGetAttribute)(int*, CUdevice_attribute, CUdevice);
   CUresult (*cuDeviceGetName)(char*, int, CUdevice);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext*, CUdevice);
+  CUresult (*cuDevicePrimaryCtxGetState)(CUdevice, unsigned int*, int*);
   CUresult (*cuCtxGetCurrent)(CUcontext*);
   CUresult (*cuCtxGetDevice)(CUdevice*);
   CUresult (*cuCtxPushCurrent)(CUcontext);

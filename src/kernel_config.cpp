@@ -13,7 +13,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          output_dtype == o.output_dtype && rank3 == o.rank3 && hidden == o.hidden &&
          vec == o.vec && threads_per_row == o.threads_per_row &&
          rows_per_block == o.rows_per_block && cluster == o.cluster &&
-         residency == o.residency && arch == o.arch;
+         residency == o.residency && min_blocks == o.min_blocks && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -21,7 +21,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
   const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
                           std::uint64_t(c.rank3) << 32 | std::uint64_t(c.residency) << 36 |
-                          std::uint64_t(c.arch.cc) << 40;
+                          std::uint64_t(c.arch.cc) << 40 | std::uint64_t(c.min_blocks & 0xff) << 52;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60));
@@ -37,7 +37,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 2},
+      {"schema", 3},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -49,6 +49,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"rows_per_block", c.rows_per_block},
       {"cluster", c.cluster},
       {"residency", residency_name(c.residency)},
+      {"min_blocks", c.min_blocks},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -76,6 +77,7 @@ std::string slug(const KernelConfig& c) {
   s += fmt::format("-h{}-v{}-t{}-r{}", c.hidden, c.vec, c.threads_per_row, c.rows_per_block);
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
   if (c.residency != 0) s += c.residency == 1 ? "-lw" : "-reload";
+  if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
   s += fmt::format("-{}", c.arch.target());
   return s;
 }

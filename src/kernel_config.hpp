@@ -27,6 +27,9 @@ struct KernelConfig {
   // the row), 1 registers (weight loaded after the reduction, fewer registers), 2 nowhere
   // (re-read from global memory / L2 after the reduction; for rows too wide for registers).
   std::int32_t residency = 0;
+  // Resident blocks per SM the compiler must allow (the second __launch_bounds__ argument: it
+  // caps registers per thread at 64K / (min_blocks * block)); 0 leaves registers to ptxas.
+  std::int32_t min_blocks = 0;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }

@@ -58,6 +58,11 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
   c.residency = o->residency >= 0 ? o->residency : choose_residency(c, info.residual);
   if (c.residency > 2) bad(fmt::format("residency {}", c.residency));
+  if (o->min_blocks >= 0) c.min_blocks = o->min_blocks;
+  else if (o->threads_per_row || o->rows_per_block) c.min_blocks = choose_min_blocks(c);
+  if (c.min_blocks * block > arch.max_threads_per_sm())
+    bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
+                    c.min_blocks, block, arch.max_threads_per_sm()));
   return c;
 }
 

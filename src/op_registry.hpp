@@ -32,6 +32,7 @@ struct ConfigOverride {
   int rows_per_block = 0;
   int vec = 0;         // only narrower than the heuristic's (alignment was checked for that)
   int residency = -1;
+  int min_blocks = -1;  // -1: the heuristic's; 0: none
 };
 // Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
 // meant to be changed while ops run on other threads.

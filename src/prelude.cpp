@@ -21,6 +21,8 @@ const char* device_type(DType t) {
 std::string prelude(const KernelConfig& c) {
   const OpInfo& op = op_info(c.op);
   const bool pdl = c.arch.cc >= 90;  // griddepcontrol exists from sm_90 on
+  const std::string bounds = c.min_blocks > 0 ? fmt::format("{}, {}", c.block_threads(), c.min_blocks)
+                                              : fmt::format("{}", c.block_threads());
   return fmt::format(
       R"(// normjit prelude v1: generated, do not edit. slug={slug}
 #include "{file}"
@@ -43,7 +45,7 @@ static_assert((Cfg::kThreadsPerRow & (Cfg::kThreadsPerRow - 1)) == 0, "threads p
 static_assert(Cfg::kThreadsPerRow * Cfg::kRowsPerBlock >= 32 && Cfg::kThreadsPerRow * Cfg::kRowsPerBlock <= 1024, "block size");
 static_assert((Cfg::kVec & (Cfg::kVec - 1)) == 0 && Cfg::kHidden % Cfg::kVec == 0, "vector width");
 static_assert(sizeof(Cfg::In) * Cfg::kVec <= 16, "vector wider than 16 bytes");
-extern "C" __global__ void __launch_bounds__({threads}) {entry}(const normjit::NormParams p) {{
+extern "C" __global__ void __launch_bounds__({bounds}) {entry}(const normjit::NormParams p) {{
   normjit::{fn}<Cfg>(p);
 }}
 )",
@@ -53,7 +55,7 @@ extern "C" __global__ void __launch_bounds__({threads}) {entry}(const normjit::N
       fmt::arg("vec", c.vec), fmt::arg("tpr", c.threads_per_row),
       fmt::arg("rpb", c.rows_per_block), fmt::arg("cluster", c.cluster), fmt::arg("residency", c.residency),
       fmt::arg("residual", op.residual), fmt::arg("gemma", op.gemma),
-      fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("threads", c.block_threads()),
+      fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("bounds", bounds),
       fmt::arg("entry", kEntryName), fmt::arg("fn", op.device_fn));
 }
 

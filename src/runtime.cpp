@@ -207,10 +207,23 @@ ScopedDeviceContext::ScopedDeviceContext(int device) {
   Runtime& rt = Runtime::get();
   CUcontext cur = nullptr;
   check(d.cuCtxGetCurrent(&cur), "cuCtxGetCurrent");
+  // The common case (PyTorch and most engines run on the primary context): one driver call.
+  if (cur && cur == rt.retained_primary_context(device)) return;
   if (cur) {
     CUdevice dev = 0;
     check(d.cuCtxGetDevice(&dev), "cuCtxGetDevice");
-    if (dev == rt.device_handle(device)) return;
+    if (dev == rt.device_handle(device)) {
+      // The caller's context is on our device. If the device's primary context is active
+      // (it usually is the caller's: PyTorch's), retain it once, so that later calls take the
+      // one-call path above; retaining an active primary context creates nothing.
+      if (!rt.retained_primary_context(device)) {
+        unsigned flags = 0;
+        int active = 0;
+        if (d.cuDevicePrimaryCtxGetState(dev, &flags, &active) == CUDA_SUCCESS && active)
+          rt.primary_context(device);
+      }
+      return;
+    }
   }
   check(d.cuCtxPushCurrent(rt.primary_context(device)), "cuCtxPushCurrent");
   pushed_ = true;

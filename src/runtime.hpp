@@ -43,6 +43,10 @@ class Runtime {
   Arch device_arch(int device);
   // CUdevice handle and primary context of an ordinal (retained once, released at exit).
   CUcontext primary_context(int device);
+  // The primary context if this runtime already retained it, else null (never blocks).
+  CUcontext retained_primary_context(int device) const {
+    return device >= 0 && device < kMaxDevices ? primary_[size_t(device)].load(std::memory_order_acquire) : nullptr;
+  }
   CUdevice device_handle(int device);
 
   DiskCache& disk() { return *disk_; }

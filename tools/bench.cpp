@@ -151,7 +151,8 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "rpb" || k == "rows_per_block") o.rows_per_block = v;
     else if (k == "vec") o.vec = v;
     else if (k == "residency") o.residency = v;
-    else throw std::runtime_error("bench --config: unknown key " + k + " (tpr, rpb, vec, residency)");
+    else if (k == "minb" || k == "min_blocks") o.min_blocks = v;
+    else throw std::runtime_error("bench --config: unknown key " + k + " (tpr, rpb, vec, residency, minb)");
   }
   return o;
 }
@@ -255,8 +256,9 @@ class ShapeBench {
 std::string config_label(const Shape& sh) {
   const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0};
   const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
-  return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec,
-                     c.residency == 0 ? "" : c.residency == 1 ? "-lw" : "-reload");
+  return fmt::format("t{}r{}v{}{}{}", c.threads_per_row, c.rows_per_block, c.vec,
+                     c.residency == 0 ? "" : c.residency == 1 ? "-lw" : "-reload",
+                     c.min_blocks ? fmt::format("-b{}", c.min_blocks) : "");
 }
 
 }  // namespace
@@ -295,7 +297,16 @@ int run_bench(const BenchArgs& a) {
                 o.threads_per_row = int(tpr);
                 o.rows_per_block = 0;
                 o.residency = res;
-                variants.push_back(o);
+                // No occupancy floor, and the most blocks an SM holds (32 registers a thread):
+                // the latter only where a thread holds <= 2 vectors; with more, it spills and
+                // runs 2-10x slower (H200 sweep), which only costs sweep time.
+                const int block = int(tpr >= 128 ? tpr : 128);
+                for (int minb : {0, 2048 / block}) {
+                  if (minb && (vectors + tpr - 1) / tpr > 2) continue;
+                  if (forced.min_blocks >= 0 && minb != forced.min_blocks) continue;
+                  o.min_blocks = minb;
+                  variants.push_back(o);
+                }
               }
             }
           } else {
@@ -396,27 +407,45 @@ int run_latency() {
   });
   const double api_us = host_us([&] { rmsnorm(args, o); });
 
-  // Per-launch device time inside a CUDA graph of 100 chained in-place launches with PDL.
-  const RmsnormArgs inplace{args.input, args.weight, 1e-6, std::nullopt};
-  rmsnorm(inplace, o);
-  check(d.cuStreamSynchronize(s), "sync");
-  auto graph_us = [&](bool pdl) {
+  // Per-launch device time inside a CUDA graph of 100 chained in-place launches, with and
+  // without PDL, over the decode sizes (issue 4 target 3: tokens <= 128, hidden <= 8192).
+  L2Flush flush;
+  auto graph_us = [&](Op op, std::int64_t rows, std::int64_t hidden, bool pdl) {
+    Buffer gx(size_t(rows * hidden * 2)), gr(size_t(rows * hidden * 2)), gw(size_t(hidden * 2));
+    for (const Buffer* b : {&gx, &gr, &gw}) check(d.cuMemsetD8(b->p, 0x3c, b->bytes), "memset");
+    const TensorView tx = make_tensor(gx.get(), DType::bf16, {rows, hidden});
+    const TensorView tr = make_tensor(gr.get(), DType::bf16, {rows, hidden});
+    const TensorView tw = make_tensor(gw.get(), DType::bf16, {hidden});
     LaunchOptions go = o;
     go.enable_pdl = pdl;
+    auto one = [&] {
+      if (op == Op::rmsnorm) rmsnorm(RmsnormArgs{tx, tw, 1e-6, std::nullopt}, go);
+      else fused_add_rmsnorm(FusedAddRmsnormArgs{tx, tr, tw, 1e-6}, go);
+    };
+    one();  // compile/load outside the capture
+    check(d.cuStreamSynchronize(s), "sync");
     CUgraph g = nullptr;
     CUgraphExec ge = nullptr;
     check(d.cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_GLOBAL), "capture");
-    for (int i = 0; i < 100; ++i) rmsnorm(inplace, go);
+    for (int i = 0; i < 100; ++i) one();
     check(d.cuStreamEndCapture(s, &g), "end capture");
     check(d.cuGraphInstantiate(&ge, g, 0), "instantiate");
-    L2Flush flush;
     check(d.cuGraphLaunch(ge, s), "graph launch");
     const auto us = time_samples(s, flush, 30, [&](int) { check(d.cuGraphLaunch(ge, s), "graph launch"); });
     d.cuGraphExecDestroy(ge);
     d.cuGraphDestroy(g);
     return median(us) / 100.0;
   };
-  const double g_pdl = graph_us(true), g_nopdl = graph_us(false);
+  const double g_pdl = graph_us(Op::rmsnorm, 1, 4096, true), g_nopdl = graph_us(Op::rmsnorm, 1, 4096, false);
+  std::string decode;
+  double worst = 0;
+  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm})
+    for (std::int64_t h : {2048, 4096, 8192})
+      for (std::int64_t t : {1, 8, 32, 128}) {
+        const double us = graph_us(op, t, h, true);
+        worst = std::max(worst, us);
+        decode += fmt::format("    {:<18} {:>4} x {:<5} {:6.3f} us\n", op_name(op), t, h, us);
+      }
   const RuntimeStats st = runtime_stats();
   fmt::print("rmsnorm bf16 1x4096 on device 0 (cache {}):\n", tmpl);
   fmt::print("  first call, cold cache (NVRTC compile + load + run): {:8.2f} ms\n", cold_ms);
@@ -427,6 +456,7 @@ int run_latency() {
              api_us, raw_us, api_us - raw_us);
   fmt::print("  CUDA graph of 100 launches: {:.3f} us per launch with PDL, {:.3f} us without\n",
              g_pdl, g_nopdl);
+  fmt::print("  per launch in a CUDA graph with PDL, decode sizes (worst {:.3f} us):\n{}", worst, decode);
   fmt::print("  stats: {} compiles, {} disk hits\n", st.compiles, st.disk_hits);
   d.cuStreamDestroy(s);
   std::error_code ec;
