@@ -23,6 +23,7 @@ usage (GPU machine, repo root; scripts/peers_bench.sh builds what this needs):
 import argparse
 import ctypes
 import importlib
+import importlib.util
 import math
 import os
 import statistics

@@ -62,9 +62,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   constexpr std::int64_t kItemsPerThread = 2;
   int tpr = 1;
   while (tpr < 1024 && (vectors + tpr - 1) / tpr > kItemsPerThread) tpr *= 2;
-  // But 512 threads with up to 4 items rather than 1024 with 2: at hidden 16384 (2048 vectors)
-  // rmsnorm ran 529.7 vs 549.6 us at 32768 rows and 37.4 vs 38.4 us at 2048 rows.
-  if (tpr == 1024 && vectors <= 512 * 4) tpr = 512;
+  // But for rmsnorm 512 threads with up to 4 items rather than 1024 with 2: at hidden 16384
+  // (2048 vectors) it ran 529.7 vs 549.6 us at 32768 rows and 37.4 vs 38.4 us at 2048 rows. Not
+  // for the fused add, whose fp32 sum then no longer fits next to the weight (1065 vs 1090 us).
+  if (!info.residual && tpr == 1024 && vectors <= 512 * 4) tpr = 512;
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 ? 1 : 128 / tpr;

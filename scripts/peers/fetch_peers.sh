@@ -9,6 +9,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 dest=$root/.whl
 mkdir -p "$dest"
 LIGER=${LIGER:-liger-kernel==0.8.5}
+PACKAGING=${PACKAGING:-packaging==25.0}
 FLASHINFER=${FLASHINFER:-flashinfer-python==0.7.4}
 pip_dl() {
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
@@ -16,6 +17,7 @@ pip_dl() {
     -d "$1" "$2"
 }
 pip_dl "$dest" "$LIGER"
+pip_dl "$dest" "$PACKAGING"  # liger imports it; the GPU machine may lack it
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pip_dl "$tmp" "$FLASHINFER"
