@@ -50,21 +50,26 @@ def gemma(op):
 
 
 # ---- peers that need loading ------------------------------------------------------------------
+_LIGER = None
+
+
 def load_liger():
     """Liger-Kernel's norm ops without its package __init__ (which imports every op and, through
-    them, optional dependencies): stub packages point at the installed files."""
-    spec = importlib.util.find_spec("liger_kernel")
-    if spec is None:
-        raise ImportError("liger_kernel is not installed")
-    root = list(spec.submodule_search_locations)[0]
-    for name, path in (("liger_kernel", root), ("liger_kernel.ops", os.path.join(root, "ops"))):
-        if name not in sys.modules:
+    them, optional dependencies): stub packages point at the installed files. Loaded once."""
+    global _LIGER
+    if _LIGER is None:
+        spec = importlib.util.find_spec("liger_kernel")
+        if spec is None:
+            raise ImportError("liger_kernel is not installed")
+        root = list(spec.submodule_search_locations)[0]
+        for name, path in (("liger_kernel", root), ("liger_kernel.ops", os.path.join(root, "ops"))):
             m = types.ModuleType(name)
             m.__path__ = [path]
             sys.modules[name] = m
-    rms = importlib.import_module("liger_kernel.ops.rms_norm")
-    fadd = importlib.import_module("liger_kernel.ops.fused_add_rms_norm")
-    return rms.rms_norm_forward, fadd.fused_add_rms_norm_forward
+        rms = importlib.import_module("liger_kernel.ops.rms_norm")
+        fadd = importlib.import_module("liger_kernel.ops.fused_add_rms_norm")
+        _LIGER = (rms.rms_norm_forward, fadd.fused_add_rms_norm_forward)
+    return _LIGER
 
 
 def load_flashinfer():
@@ -165,9 +170,10 @@ def make_inputs(shape, device="cuda"):
     return x, r
 
 
-def make_weight(H):
+def make_weight(op, H):
     w = (torch.rand(H, device="cuda") * 0.5 + 1.0).to(DT)
-    w1 = (w.float() + 1.0).to(DT)  # the (1 + w) the gemma peers without an offset get
+    # What the peers without a weight offset multiply by: (1 + w) for the gemma ops, else w.
+    w1 = (w.float() + 1.0).to(DT) if gemma(op) else w
     return w, w1
 
 
@@ -290,7 +296,7 @@ def main():
                 header = names
                 print("| shape | " + " | ".join(f"{n} µs" for n in names) + " | best peer | normjit / best | normjit % copy |")
                 print("|---|" + "---:|" * (len(names) + 3))
-            w, w1 = make_weight(H)
+            w, w1 = make_weight(op, H)
             nbytes = rows * H * 2 * (4 if fused(op) else 2) + 2 * H
             row = {}
             for name, fn in cands.items():
