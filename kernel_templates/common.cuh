@@ -80,6 +80,37 @@ template <class T, int N> struct VecBytes {
   typedef typename Chunk<kChunk>::type ChunkT;
 };
 
+// Cache policy of activation loads (KernelConfig::loads; each row is read once per call):
+//   0  plain ld.global (L1 and L2 allocate);
+//   1  ld.global.cs, "streaming": evict-first in L1 and L2;
+//   2  ld.global.L1::no_allocate: L2 only.
+// On the H200, 0 beat 1 by 1.6-5 % for rmsnorm (hidden 4096-16384) and fused add (4096-8192) at
+// 32768 rows, but lost by 19 % for fused add at hidden 16384 (1263 vs 1065 us);
+// docs/benchmarks.md.
+template <int kPolicy, class C> __device__ __forceinline__ C load_chunk(const C* p) {
+  if constexpr (kPolicy == 1) return __ldcs(p);
+  else if constexpr (kPolicy == 2) {
+    C v;
+    if constexpr (sizeof(C) == 16) {
+      asm volatile("ld.global.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    } else if constexpr (sizeof(C) == 8) {
+      asm volatile("ld.global.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(v.x), "=r"(v.y) : "l"(p));
+    } else if constexpr (sizeof(C) == 4) {
+      asm volatile("ld.global.L1::no_allocate.u32 %0, [%1];" : "=r"(v) : "l"(p));
+    } else if constexpr (sizeof(C) == 2) {
+      asm volatile("ld.global.L1::no_allocate.u16 %0, [%1];" : "=h"(v) : "l"(p));
+    } else {
+      u16 w;
+      asm volatile("ld.global.L1::no_allocate.u8 %0, [%1];" : "=h"(w) : "l"(p));
+      v = C(w);
+    }
+    return v;
+  } else {
+    return *p;
+  }
+}
+
 // N elements of T kept in their storage format (half the registers of fp32 for 16-bit types)
 // and converted to fp32 on use.
 template <class T, int N> struct Packed {
@@ -89,13 +120,11 @@ template <class T, int N> struct Packed {
     T e[N];
   } u;
 
-  // Load of activations (read once per call). A plain ld.global: on the H200 it beat the
-  // streaming ld.global.cs by 1.6-5 % at 32768 rows (rmsnorm 4096: 129.6 vs 136.7 us; fused add
-  // 8192: 524.0 vs 533.2 us; docs/benchmarks.md), and .cs stores gained nothing.
-  __device__ __forceinline__ void load_stream(const T* p) {
+  // Load of activations with cache policy kPolicy (load_chunk above).
+  template <int kPolicy> __device__ __forceinline__ void load_act(const T* p) {
     const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
 #pragma unroll
-    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = src[i];
+    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = load_chunk<kPolicy>(src + i);
   }
   // Cached load of parameters (weights) that every row reads.
   __device__ __forceinline__ void load_cached(const T* p) {

@@ -12,7 +12,7 @@
 // Activations stay packed in their storage type until used; the fused add keeps the fp32 sum,
 // which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
-//   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kResidency
+//   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kResidency, kLoads (common.cuh: load_chunk)
 //   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+)
 #pragma once
 #include "reduce.cuh"
@@ -52,11 +52,11 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   // With `store_residual` the fused add also writes cvt_T(h) back to the residual.
   auto load_item = [&](int it, float (&v)[kVec], bool store_residual) {
     Packed<T, kVec> x;
-    if (active && in_row(it)) x.load_stream(x_row + col_of(it));
+    if (active && in_row(it)) x.template load_act<Cfg::kLoads>(x_row + col_of(it));
     else x.zero();
     if constexpr (Cfg::kResidual) {
       Packed<T, kVec> r;
-      if (active && in_row(it)) r.load_stream(r_row + col_of(it));
+      if (active && in_row(it)) r.template load_act<Cfg::kLoads>(r_row + col_of(it));
       else r.zero();
 #pragma unroll
       for (int j = 0; j < kVec; ++j) v[j] = add_rn(x[j], r[j]);
@@ -80,7 +80,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
       if constexpr (Cfg::kResidual) {
         load_item(it, hs[it], true);
       } else {
-        if (active && in_row(it)) xs[it].load_stream(x_row + col_of(it));
+        if (active && in_row(it)) xs[it].template load_act<Cfg::kLoads>(x_row + col_of(it));
         else xs[it].zero();
       }
       if constexpr (kEarlyWeight) {

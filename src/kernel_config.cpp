@@ -13,7 +13,8 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          output_dtype == o.output_dtype && rank3 == o.rank3 && hidden == o.hidden &&
          vec == o.vec && threads_per_row == o.threads_per_row &&
          rows_per_block == o.rows_per_block && cluster == o.cluster &&
-         residency == o.residency && min_blocks == o.min_blocks && arch == o.arch;
+         residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
+         arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -21,7 +22,8 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
   const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
                           std::uint64_t(c.rank3) << 32 | std::uint64_t(c.residency) << 36 |
-                          std::uint64_t(c.arch.cc) << 40 | std::uint64_t(c.min_blocks & 0xff) << 52;
+                          std::uint64_t(c.arch.cc) << 40 | std::uint64_t(c.min_blocks & 0xff) << 52 |
+                          std::uint64_t(c.loads & 0xf) << 60;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60));
@@ -50,6 +52,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"cluster", c.cluster},
       {"residency", residency_name(c.residency)},
       {"min_blocks", c.min_blocks},
+      {"loads", loads_name(c.loads)},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -70,6 +73,15 @@ const char* residency_name(int r) {
   }
 }
 
+const char* loads_name(int l) {
+  switch (l) {
+    case 0: return "plain";
+    case 1: return "stream";
+    case 2: return "l2";
+    default: return "invalid";
+  }
+}
+
 std::string slug(const KernelConfig& c) {
   std::string s = fmt::format("{}{}-{}", op_name(c.op), c.rank3 ? "3d" : "", dtype_name(c.input_dtype));
   if (c.weight_dtype != c.input_dtype) s += fmt::format("-w{}", dtype_name(c.weight_dtype));
@@ -78,6 +90,7 @@ std::string slug(const KernelConfig& c) {
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
   if (c.residency != 0) s += c.residency == 1 ? "-lw" : "-reload";
   if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
+  if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));
   s += fmt::format("-{}", c.arch.target());
   return s;
 }

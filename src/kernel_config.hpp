@@ -30,6 +30,8 @@ struct KernelConfig {
   // Resident blocks per SM the compiler must allow (the second __launch_bounds__ argument: it
   // caps registers per thread at 64K / (min_blocks * block)); 0 leaves registers to ptxas.
   std::int32_t min_blocks = 0;
+  // Cache policy of activation loads: 0 plain, 1 streaming (.cs), 2 L2 only (L1::no_allocate).
+  std::int32_t loads = 0;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -51,6 +53,7 @@ struct CacheKey {
 };
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload"
+const char* loads_name(int loads);               // "plain", "stream", "l2"
 std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a

@@ -33,6 +33,7 @@ struct ConfigOverride {
   int vec = 0;         // only narrower than the heuristic's (alignment was checked for that)
   int residency = -1;
   int min_blocks = -1;  // -1: the heuristic's; 0: none
+  int loads = -1;       // -1: the heuristic's
 };
 // Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
 // meant to be changed while ops run on other threads.

@@ -152,7 +152,8 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "vec") o.vec = v;
     else if (k == "residency") o.residency = v;
     else if (k == "minb" || k == "min_blocks") o.min_blocks = v;
-    else throw std::runtime_error("bench --config: unknown key " + k + " (tpr, rpb, vec, residency, minb)");
+    else if (k == "loads") o.loads = v;
+    else throw std::runtime_error("bench --config: unknown key " + k + " (tpr, rpb, vec, residency, minb, loads)");
   }
   return o;
 }
@@ -256,9 +257,10 @@ class ShapeBench {
 std::string config_label(const Shape& sh) {
   const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0};
   const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
-  return fmt::format("t{}r{}v{}{}{}", c.threads_per_row, c.rows_per_block, c.vec,
+  return fmt::format("t{}r{}v{}{}{}{}", c.threads_per_row, c.rows_per_block, c.vec,
                      c.residency == 0 ? "" : c.residency == 1 ? "-lw" : "-reload",
-                     c.min_blocks ? fmt::format("-b{}", c.min_blocks) : "");
+                     c.min_blocks ? fmt::format("-b{}", c.min_blocks) : "",
+                     c.loads ? fmt::format("-ld{}", detail::loads_name(c.loads)) : "");
 }
 
 }  // namespace
@@ -312,6 +314,7 @@ int run_bench(const BenchArgs& a) {
           } else {
             variants.push_back(forced);
           }
+          double best_us = 1e300;
           for (const detail::ConfigOverride& o : variants) {
             detail::set_config_override(a.config.empty() && !a.sweep ? nullptr : &o);
             std::string label;
@@ -322,8 +325,13 @@ int run_bench(const BenchArgs& a) {
               continue;  // not a valid config for this shape
             }
             for (int i = 0; i < 3; ++i) b.call(i);
-            const auto us = time_samples(s, flush, a.reps, [&](int i) { b.call(i); });
+            // A sweep spends few samples on configs far behind the best so far (spilling ones
+            // run 2-10x slower and would dominate the sweep's time).
+            auto us = time_samples(s, flush, a.sweep ? 5 : a.reps, [&](int i) { b.call(i); });
+            if (a.sweep && !(median(us) > 1.5 * best_us))
+              us = time_samples(s, flush, a.reps, [&](int i) { b.call(i); });
             const double med = median(us);
+            best_us = std::min(best_us, med);
             const double gbs = b.bytes() / (med * 1e-6) / 1e9;
             fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%\n",
                        opn, dtn, sh.T, sh.H, label, med, pct(us, 0.1), pct(us, 0.9), gbs,

@@ -37,7 +37,8 @@ std::string expected_target(int cc) { return cc == 80 ? "sm_80" : cc == 90 ? "sm
 // The configs compiled for one op: every (dtype pair, hidden) combination once (20), the arch
 // rotating through 80/90/100 and rank3 alternating where the op has a per-head form, so each
 // op covers every dtype pair, hidden size and arch, and both layouts; plus one config per row
-// residency (3).
+// residency (3) and per activation-load policy with each vector width (3 x 3), plus one with
+// an occupancy floor (1).
 std::vector<KernelConfig> configs_for(Op op) {
   std::vector<KernelConfig> out;
   const OpInfo& info = op_info(op);
@@ -66,6 +67,29 @@ std::vector<KernelConfig> configs_for(Op op) {
     c.residency = r;
     out.push_back(c);
   }
+  // Every load policy with 16-, 8- and 2-byte vectors (each its own PTX), and an occupancy floor.
+  for (int l = 0; l < 3; ++l) {
+    for (int vec : {8, 4, 1}) {
+      ProblemSpec p;
+      p.op = op;
+      p.dtype = DType::bf16;
+      p.weight_dtype = DType::bf16;
+      p.hidden = 4096;
+      KernelConfig c = info.choose(p, vec, Arch{kArchs[(l + vec) % 3]});
+      c.loads = l;
+      out.push_back(c);
+    }
+  }
+  {
+    ProblemSpec p;
+    p.op = op;
+    p.dtype = DType::f16;
+    p.weight_dtype = DType::f32;
+    p.hidden = 8192;
+    KernelConfig c = info.choose(p, 0, Arch{90});
+    c.min_blocks = 2048 / c.block_threads();
+    out.push_back(c);
+  }
   return out;
 }
 
@@ -74,12 +98,13 @@ void compile_all(Op op) {
   const std::vector<KernelConfig> configs = configs_for(op);
   std::set<int> archs;
   std::set<bool> layouts;
-  std::set<int> residencies;
+  std::set<int> residencies, loads;
   for (const KernelConfig& c : configs) {
     INFO(slug(c) << "\n" << canonical_json(c));
     archs.insert(c.arch.cc);
     layouts.insert(c.rank3);
     residencies.insert(c.residency);
+    loads.insert(c.loads);
     // The generated source names the config and calls the op's device function.
     const std::string src = prelude(c);
     CHECK(contains(src, slug(c)));
@@ -96,7 +121,8 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == 23);
+  CHECK(configs.size() == 33);
+  CHECK(loads == std::set<int>{0, 1, 2});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2});
   if (op_info(op).allows_rank3) CHECK(layouts == std::set<bool>{false, true});

@@ -54,6 +54,7 @@ KernelConfig golden_config_2() {
   c.cluster = 1;
   c.residency = 2;
   c.min_blocks = 2;
+  c.loads = 1;
   c.arch = Arch{100};
   return c;
 }
@@ -76,12 +77,14 @@ constexpr const char* kGoldenNote =
 TEST_CASE("canonical_json of a fixed config matches the golden string", "[config]") {
   INFO(kGoldenNote);
   CHECK(canonical_json(golden_config()) ==
-        R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","min_blocks":0,)"
+        R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","loads":"plain",)"
+        R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","rank3":false,"residency":"row+weight",)"
         R"("rows_per_block":1,"schema":3,)"
         R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16"})");
   CHECK(canonical_json(golden_config_2()) ==
-        R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","min_blocks":2,)"
+        R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","loads":"stream",)"
+        R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","rank3":true,"residency":"reload",)"
         R"("rows_per_block":4,"schema":3,)"
         R"("threads_per_row":32,"vec":1,"weight_dtype":"f32"})");
@@ -93,7 +96,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "172b18be187afdf03ee2d5e8fb2f0576");
+  CHECK(k.hex() == "515a5be177d3fd8a4c93b584dd175556");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -115,7 +118,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
 
 TEST_CASE("slug is readable, file-name safe and golden", "[config]") {
   CHECK(slug(golden_config()) == "rmsnorm-bf16-h4096-v8-t128-r1-sm_90a");
-  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-sm_100a");
+  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-sm_100a");
   KernelConfig c = golden_config();
   c.output_dtype = DType::f32;
   c.cluster = 2;
@@ -161,6 +164,8 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"residency=1", [](KernelConfig& c) { c.residency = 1; }},
       {"residency=2", [](KernelConfig& c) { c.residency = 2; }},
       {"min_blocks=2", [](KernelConfig& c) { c.min_blocks = 2; }},
+      {"loads=1", [](KernelConfig& c) { c.loads = 1; }},
+      {"loads=2", [](KernelConfig& c) { c.loads = 2; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -206,7 +211,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   const nlohmann::json j = nlohmann::json::parse(canonical_json(golden_config()));
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
-  CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "min_blocks", "op",
+  CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "loads", "min_blocks", "op",
                                         "output_dtype", "rank3", "residency", "rows_per_block", "schema",
                                         "threads_per_row", "vec", "weight_dtype"});
 }
