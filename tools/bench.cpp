@@ -105,12 +105,15 @@ extern "C" __global__ void flush(const uint4* p, unsigned long long n, uint4* si
   CUkernel k_ = nullptr;
 };
 
-// Events around `fn`, one sample each, L2 flushed before each sample.
+// Events around `fn`, one sample each, L2 flushed before each sample. First ~5 ms of flush
+// passes: the SM clock drops while the GPU idles (e.g. while the host compiles the next config)
+// and a series of short samples would otherwise start below full clock.
 template <class Fn>
 std::vector<double> time_samples(CUstream s, L2Flush& flush, int reps, Fn&& fn) {
   const auto& d = driver();
   std::vector<CUevent> ev(size_t(2 * reps));
   for (CUevent& e : ev) check(d.cuEventCreate(&e, 0), "cuEventCreate");
+  for (int i = 0; i < 80; ++i) flush(s);
   for (int i = 0; i < reps; ++i) {
     flush(s);
     check(d.cuEventRecord(ev[size_t(2 * i)], s), "cuEventRecord");
