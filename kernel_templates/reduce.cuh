@@ -38,4 +38,39 @@ __device__ __forceinline__ float row_sum(float v, float* smem) {
   return v;
 }
 
+// ---- thread-block clusters (sm_90+) -------------------------------------------------------
+// All threads of all CTAs of the cluster; release/acquire orders shared-memory writes before it
+// with distributed-shared-memory reads after it.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+
+// `local` (a shared-memory variable of this CTA) as seen in the CTA of cluster rank `rank`.
+__device__ __forceinline__ float load_cluster_shared(const float* local, unsigned rank) {
+  unsigned addr, remote;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(addr) : "l"(local));
+  asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(addr), "r"(rank));
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(remote) : "memory");
+  return v;
+}
+
+// Sum of each CTA's `v` (the same value in every thread of a CTA) over a cluster of kCluster
+// CTAs, added in rank order so every CTA gets the same, run-to-run deterministic total. Every
+// thread of every CTA must call it.
+template <int kCluster> __device__ __forceinline__ float cluster_sum(float v) {
+  if constexpr (kCluster == 1) {
+    return v;
+  } else {
+    __shared__ float partial;
+    if (threadIdx.x == 0) partial = v;
+    cluster_sync();
+    float total = 0.f;
+#pragma unroll
+    for (int c = 0; c < kCluster; ++c) total += load_cluster_shared(&partial, unsigned(c));
+    cluster_sync();  // no CTA exits (releasing `partial`) while another still reads it
+    return total;
+  }
+}
+
 }  // namespace normjit

@@ -2,7 +2,9 @@
 // gemma_fused_add_rmsnorm (spec: rmsnorm.md sections 1-5).
 //
 // One row is owned by kThreadsPerRow threads; a block holds kRowsPerBlock rows; each thread
-// handles kItems vectors of kVec elements. Where the row lives between the reduction and the
+// handles kItems vectors of kVec elements. With kCluster > 1 (sm_90+, one row per block) a row
+// is split over the kCluster CTAs of a thread-block cluster, each owning kHidden / kCluster
+// contiguous elements; their partial sums of squares meet through distributed shared memory. Where the row lives between the reduction and the
 // output is Cfg::kResidency:
 //   0  registers, with the weight loaded alongside the row so its latency overlaps the row's;
 //   1  registers, the weight loaded after the reduction (fewer registers for wide rows);
@@ -12,7 +14,8 @@
 // Activations stay packed in their storage type until used; the fused add keeps the fp32 sum,
 // which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
-//   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kResidency, kLoads (common.cuh: load_chunk)
+//   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kCluster, kResidency, kLoads (common.cuh:
+//   load_chunk)
 //   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+)
 #pragma once
 #include "reduce.cuh"
@@ -26,20 +29,26 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   constexpr int kVec = Cfg::kVec;
   constexpr int kGroup = Cfg::kThreadsPerRow;
   constexpr int kRows = Cfg::kRowsPerBlock;
-  constexpr int kVectors = Cfg::kHidden / kVec;
+  constexpr int kCluster = Cfg::kCluster;
+  constexpr int kSpan = Cfg::kHidden / kCluster;  // elements of a row one CTA owns
+  constexpr int kVectors = kSpan / kVec;
   constexpr int kItems = (kVectors + kGroup - 1) / kGroup;
   constexpr bool kExact = kVectors % kGroup == 0;  // no lane runs past the row end
   constexpr bool kKeep = Cfg::kResidency < 2;       // row held in registers
   constexpr bool kEarlyWeight = Cfg::kResidency == 0;
-  static_assert(Cfg::kHidden % kVec == 0, "hidden must be a multiple of the vector width");
+  static_assert(Cfg::kHidden % (kVec * kCluster) == 0, "hidden must split into whole vectors per CTA");
+  static_assert(kCluster == 1 || kRows == 1, "a cluster shares one row");
 
   __shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats];
 
   const int lane = threadIdx.x % kGroup;
-  const i64 row = i64(blockIdx.x) * kRows + threadIdx.x / kGroup;
+  // The grid is rows * kCluster CTAs along x and clusters are (kCluster, 1, 1), so a CTA's rank
+  // in its cluster is blockIdx.x % kCluster.
+  const i64 row = kCluster == 1 ? i64(blockIdx.x) * kRows + threadIdx.x / kGroup : i64(blockIdx.x / kCluster);
+  const int first = kCluster == 1 ? 0 : int(blockIdx.x % kCluster) * kSpan;
   const bool active = row < p.rows;
-  auto col_of = [&](int it) { return (it * kGroup + lane) * kVec; };
-  auto in_row = [&](int it) { return kExact || col_of(it) < Cfg::kHidden; };
+  auto col_of = [&](int it) { return first + (it * kGroup + lane) * kVec; };
+  auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < kSpan; };
 
   pdl_wait<Cfg::kPdl>();
 
@@ -105,6 +114,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
     }
   }
   ss = row_sum<kGroup, kRows>(ss, red);
+  ss = cluster_sum<kCluster>(ss);
 
   const float ms = div_rn(ss, float(Cfg::kHidden));
   const float rstd = rsqrt_approx(add_rn(ms, p.eps));

@@ -16,8 +16,18 @@ int vector_width(std::int64_t hidden, int elem_bytes, int max_vec) {
   return v;
 }
 
+int threads_for(std::int64_t vectors) {
+  // Two vectors per thread: `normjit bench --sweep` on the H200 (bf16, 2048 and 32768 tokens,
+  // hidden 4096/8192, rmsnorm and fused add; docs/benchmarks.md) put 2 items per thread
+  // within 1.5 % of the best threads-per-row at every shape, 4 items up to 3 % behind.
+  constexpr std::int64_t kItemsPerThread = 2;
+  int tpr = 1;
+  while (tpr < 1024 && (vectors + tpr - 1) / tpr > kItemsPerThread) tpr *= 2;
+  return tpr;
+}
+
 int choose_residency(const KernelConfig& c, bool residual) {
-  const int vectors = c.hidden / c.vec;
+  const int vectors = c.hidden / c.cluster / c.vec;
   const int items = (vectors + c.threads_per_row - 1) / c.threads_per_row;
   auto words = [&](DType t) { return items * ((c.vec * dtype_size(t) + 3) / 4); };
   // Registers a thread spends holding its part of the row: packed storage words, or fp32
@@ -58,12 +68,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.arch = arch;
   c.vec = vector_width(p.hidden, dtype_size(p.dtype), max_vec);
   const std::int64_t vectors = p.hidden / c.vec;
-  // Two vectors per thread: `normjit bench --sweep` on the H200 (bf16, 2048 and 32768 tokens,
-  // hidden 4096/8192, rmsnorm and fused add; docs/benchmarks.md) put 2 items per thread
-  // within 1.5 % of the best threads-per-row at every shape, 4 items up to 3 % behind.
-  constexpr std::int64_t kItemsPerThread = 2;
-  int tpr = 1;
-  while (tpr < 1024 && (vectors + tpr - 1) / tpr > kItemsPerThread) tpr *= 2;
+  int tpr = threads_for(vectors);
   // But for rmsnorm 512 threads with up to 4 items rather than 1024 with 2: at hidden 16384
   // (2048 vectors) it ran 529.7 vs 549.6 us at 32768 rows and 37.4 vs 38.4 us at 2048 rows. Not
   // for the fused add, whose fp32 sum then no longer fits next to the weight (1065 vs 1090 us).

@@ -6,6 +6,10 @@ namespace normjit::detail {
 
 // Largest row the register-resident RMSNorm kernel holds: 1024 threads x 64 fp32 values.
 constexpr std::int64_t kMaxRmsHidden = 65536;
+// Most CTAs a row may be split over (the portable cluster size limit).
+constexpr int kMaxCluster = 8;
+// Threads per row for `vectors` vectors: two per thread, at most 1024 threads.
+int threads_for(std::int64_t vectors);
 
 KernelConfig choose_rms_norm(const ProblemSpec& problem, int max_vec, Arch arch);
 

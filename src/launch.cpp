@@ -15,7 +15,8 @@ static_assert(std::is_trivially_copyable_v<NormParams>, "kernel parameters are c
 static_assert(sizeof(RowTensor) == 24 && sizeof(NormParams) == 104, "host/device params layout");
 
 void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device) {
-  const std::int64_t blocks = (p.rows + c.rows_per_block - 1) / c.rows_per_block;
+  // A row split over a cluster takes `cluster` CTAs.
+  const std::int64_t blocks = (p.rows + c.rows_per_block - 1) / c.rows_per_block * c.cluster;
   if (blocks > 0x7fffffff) {
     throw ValidationError(ValidationError::Kind::Unsupported,
                           fmt::format("normjit: {} rows need {} blocks, above the grid limit 2^31-1",
@@ -26,7 +27,7 @@ void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions
   CUstream stream = reinterpret_cast<CUstream>(opts.stream);
   const LoadedKernel& k = rt.kernel(c, stream);
 
-  CUlaunchAttribute attrs[1];
+  CUlaunchAttribute attrs[2];
   CUlaunchConfig lc{};
   lc.gridDimX = unsigned(blocks);
   lc.gridDimY = lc.gridDimZ = 1;
@@ -40,6 +41,12 @@ void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions
     attrs[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attrs[0].value.programmaticStreamSerializationAllowed = 1;
     lc.numAttrs = 1;
+  }
+  if (c.cluster > 1) {
+    CUlaunchAttribute& a = attrs[lc.numAttrs++];
+    a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    a.value.clusterDim.x = unsigned(c.cluster);
+    a.value.clusterDim.y = a.value.clusterDim.z = 1;
   }
   NormParams params = p;
   void* args[] = {&params};

@@ -48,13 +48,28 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
       bad(fmt::format("vec {} must be a power of two <= {} dividing hidden", o->vec, c.vec));
     c.vec = o->vec;
   }
+  if (o->cluster) {
+    const int n = o->cluster;
+    if (n < 1 || n > kMaxCluster || (n & (n - 1)))
+      bad(fmt::format("cluster {}: expected a power of two in 1..{}", n, kMaxCluster));
+    if (n > 1 && arch.cc < 90)
+      bad(fmt::format("cluster {}: thread-block clusters need sm_90 or newer, the GPU is {}", n, arch.target()));
+    if (c.hidden % (c.vec * n) != 0)
+      bad(fmt::format("cluster {}: hidden {} does not split into whole {}-element vectors per CTA", n, c.hidden,
+                      c.vec));
+    c.cluster = n;
+    // One row per block, so at least a warp.
+    if (!o->threads_per_row) c.threads_per_row = std::max(32, threads_for(c.hidden / c.cluster / c.vec));
+    c.rows_per_block = 1;
+  }
   if (o->threads_per_row) c.threads_per_row = o->threads_per_row;
   if (o->rows_per_block) c.rows_per_block = o->rows_per_block;
-  else if (o->threads_per_row) c.rows_per_block = std::max(1, 128 / c.threads_per_row);
+  else if (o->threads_per_row) c.rows_per_block = c.cluster > 1 ? 1 : std::max(1, 128 / c.threads_per_row);
+  if (c.cluster > 1 && c.rows_per_block != 1) bad(fmt::format("rows_per_block {} with a cluster", c.rows_per_block));
   const int tpr = c.threads_per_row, block = c.block_threads();
   if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1))) bad(fmt::format("threads_per_row {}", tpr));
   if (block < 32 || block > 1024) bad(fmt::format("block of {} threads", block));
-  const int items = (c.hidden / c.vec + tpr - 1) / tpr;
+  const int items = (c.hidden / c.cluster / c.vec + tpr - 1) / tpr;
   if (items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
   c.residency = o->residency >= 0 ? o->residency : choose_residency(c, info.residual);
   if (c.residency > 2) bad(fmt::format("residency {}", c.residency));

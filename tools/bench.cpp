@@ -156,7 +156,9 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "residency") o.residency = v;
     else if (k == "minb" || k == "min_blocks") o.min_blocks = v;
     else if (k == "loads") o.loads = v;
-    else throw std::runtime_error("bench --config: unknown key " + k + " (tpr, rpb, vec, residency, minb, loads)");
+    else if (k == "cluster") o.cluster = v;
+    else throw std::runtime_error("bench --config: unknown key " + k +
+                                  " (tpr, rpb, vec, residency, minb, loads, cluster)");
   }
   return o;
 }
@@ -260,7 +262,8 @@ class ShapeBench {
 std::string config_label(const Shape& sh) {
   const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0};
   const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
-  return fmt::format("t{}r{}v{}{}{}{}", c.threads_per_row, c.rows_per_block, c.vec,
+  return fmt::format("t{}r{}v{}{}{}{}{}", c.threads_per_row, c.rows_per_block, c.vec,
+                     c.cluster > 1 ? fmt::format("c{}", c.cluster) : "",
                      c.residency == 0 ? "" : c.residency == 1 ? "-lw" : "-reload",
                      c.min_blocks ? fmt::format("-b{}", c.min_blocks) : "",
                      c.loads ? fmt::format("-ld{}", detail::loads_name(c.loads)) : "");
@@ -312,6 +315,15 @@ int run_bench(const BenchArgs& a) {
                   o.min_blocks = minb;
                   variants.push_back(o);
                 }
+              }
+            }
+            // Rows split over a thread-block cluster (sm_90+), each CTA with its own heuristic
+            // threads and residency.
+            if (detail::Runtime::get().device_arch(0).cc >= 90 && !forced.threads_per_row) {
+              for (int n = 2; n <= detail::kMaxCluster; n *= 2) {
+                detail::ConfigOverride o = forced;
+                o.cluster = n;
+                variants.push_back(o);
               }
             }
           } else {

@@ -38,7 +38,8 @@ std::string expected_target(int cc) { return cc == 80 ? "sm_80" : cc == 90 ? "sm
 // rotating through 80/90/100 and rank3 alternating where the op has a per-head form, so each
 // op covers every dtype pair, hidden size and arch, and both layouts; plus one config per row
 // residency (3) and per activation-load policy with each vector width (3 x 3), plus one with
-// an occupancy floor (1).
+// an occupancy floor (1), plus rows split over clusters of 2 and 8 CTAs on sm_90a and sm_100a,
+// each held in registers and reloaded (8).
 std::vector<KernelConfig> configs_for(Op op) {
   std::vector<KernelConfig> out;
   const OpInfo& info = op_info(op);
@@ -90,6 +91,26 @@ std::vector<KernelConfig> configs_for(Op op) {
     c.min_blocks = 2048 / c.block_threads();
     out.push_back(c);
   }
+  for (int n : {2, 8}) {
+    for (int cc : {90, 100}) {
+      for (int residency : {-1, 2}) {
+        ProblemSpec p;
+        p.op = op;
+        p.dtype = DType::bf16;
+        p.weight_dtype = DType::bf16;
+        p.hidden = 16384;
+        ConfigOverride o;
+        o.cluster = n;
+        o.residency = residency;
+        set_config_override(&o);
+        const KernelConfig c = choose_config(p, 0, Arch{cc});
+        set_config_override(nullptr);
+        REQUIRE(c.cluster == n);
+        REQUIRE(c.rows_per_block == 1);
+        out.push_back(c);
+      }
+    }
+  }
   return out;
 }
 
@@ -121,7 +142,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == 33);
+  CHECK(configs.size() == 41);
   CHECK(loads == std::set<int>{0, 1, 2});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2});

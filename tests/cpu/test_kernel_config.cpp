@@ -403,3 +403,59 @@ TEST_CASE("Arch::parse rejects out-of-range numbers with ValidationError", "[con
     }
   }
 }
+
+TEST_CASE("config overrides are validated (clusters; load policy; occupancy floor)", "[config]") {
+  ProblemSpec p;
+  p.op = Op::fused_add_rmsnorm;
+  p.dtype = DType::bf16;
+  p.weight_dtype = DType::bf16;
+  p.hidden = 16384;
+  auto choose_with = [&](const ConfigOverride& o, int cc) {
+    set_config_override(&o);
+    try {
+      const KernelConfig c = choose_config(p, 0, Arch{cc});
+      set_config_override(nullptr);
+      return c;
+    } catch (...) {
+      set_config_override(nullptr);
+      throw;
+    }
+  };
+  auto rejects = [&](const ConfigOverride& o, int cc, const char* what) {
+    INFO(what);
+    try {
+      choose_with(o, cc);
+      FAIL("accepted");
+    } catch (const ValidationError& e) {
+      CHECK(e.kind() == ValidationError::Kind::Unsupported);
+      CHECK_THAT(e.what(), Catch::Contains(what));
+    }
+  };
+  ConfigOverride o;
+  o.cluster = 4;
+  const KernelConfig c = choose_with(o, 90);
+  CHECK(c.cluster == 4);
+  CHECK(c.rows_per_block == 1);
+  CHECK(c.threads_per_row == threads_for(16384 / 4 / 8));
+  CHECK(slug(c).find("-c4-") != std::string::npos);
+  rejects(o, 80, "need sm_90 or newer");
+  o.cluster = 3;
+  rejects(o, 90, "power of two");
+  o.cluster = 16;
+  rejects(o, 90, "power of two in 1..8");
+  o.cluster = 8;
+  p.hidden = 8200;  // 1025 vectors: not a whole number per CTA
+  rejects(o, 90, "does not split");
+  p.hidden = 16384;
+  o.rows_per_block = 2;
+  rejects(o, 90, "rows_per_block 2 with a cluster");
+  ConfigOverride l;
+  l.loads = 3;
+  rejects(l, 90, "loads 3");
+  ConfigOverride m;
+  m.min_blocks = 4;  // 4 x 1024 threads
+  rejects(m, 90, "exceed the 2048 threads");
+  m.min_blocks = 2;
+  CHECK(choose_with(m, 90).min_blocks == 2);
+  rejects(m, 89, "exceed the 1536 threads");
+}

@@ -8,6 +8,7 @@
 #include "rms_case.hpp"
 #include "support/gpu.hpp"
 #include "op_registry.hpp"
+#include "runtime.hpp"
 #include "support/reference.hpp"
 
 using namespace njtest;
@@ -216,6 +217,44 @@ TEST_CASE("forced configs: every residency with narrow and wide row groups", "[g
           }
           normjit::detail::set_config_override(nullptr);
         }
+      }
+    }
+  }
+}
+
+TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnorm][configs][cluster]") {
+  use_device0();
+  auto rng = fresh_rng();
+  const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
+  for (Op op : normjit::all_ops()) {
+    const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+    for (int cluster : {2, 4, 8}) {
+      for (int residency : {-1, 2}) {
+        normjit::detail::ConfigOverride o;
+        o.cluster = cluster;
+        o.residency = residency;
+        normjit::detail::set_config_override(&o);
+        for (std::int64_t hidden : {2048, 16384, 65536}) {
+          for (std::int64_t rows : {1, 5, 200}) {
+            RmsCase c;
+            c.op = op;
+            c.dtype = rows == 5 ? DType::f16 : DType::bf16;
+            c.weight_dtype = rows == 1 ? DType::f32 : c.dtype;
+            c.rows = rows;
+            c.hidden = hidden;
+            if (!fused && rows == 5) c.heads = 3;  // per-head rows, non-flat input
+            c.form = fused ? OutForm::InPlace : OutForm(rows % 3);
+            c.strided = rows == 200;
+            INFO(c.describe() << " cluster " << cluster << " residency " << residency);
+            if (cc < 90) {
+              // Clusters need sm_90+: a clear error, nothing launched.
+              CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("sm_90 or newer"));
+            } else {
+              CHECK(run_rms_case(c, rng) == "");
+            }
+          }
+        }
+        normjit::detail::set_config_override(nullptr);
       }
     }
   }
