@@ -46,7 +46,8 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   // in its cluster is blockIdx.x % kCluster.
   const i64 row = kCluster == 1 ? i64(blockIdx.x) * kRows + threadIdx.x / kGroup : i64(blockIdx.x / kCluster);
   const int first = kCluster == 1 ? 0 : int(blockIdx.x % kCluster) * kSpan;
-  const bool active = row < p.rows;
+  // A one-row block is never past the end: the grid has exactly one block per row.
+  const bool active = kRows == 1 || row < p.rows;
   auto col_of = [&](int it) { return first + (it * kGroup + lane) * kVec; };
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < kSpan; };
 
@@ -118,7 +119,6 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
 
   const float ms = div_rn(ss, float(Cfg::kHidden));
   const float rstd = rsqrt_approx(add_rn(ms, p.eps));
-  constexpr float kOffset = Cfg::kGemma ? 1.f : 0.f;
 
   if (active) {
 #pragma unroll(kKeep ? kItems : 4)
@@ -136,7 +136,10 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
       else wl.load_cached(w + col_of(it));
       float y[kVec];
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) y[j] = mul_rn(mul_rn(v[j], rstd), add_rn(wl[j], kOffset));
+      for (int j = 0; j < kVec; ++j) {
+        const float wj = Cfg::kGemma ? add_rn(wl[j], 1.f) : wl[j];
+        y[j] = mul_rn(mul_rn(v[j], rstd), wj);
+      }
       store_vec<T, kVec>(y_row + col_of(it), y);
     }
   }
