@@ -52,6 +52,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < kSpan; };
 
   pdl_wait<Cfg::kPdl>();
+  if (p.flags & kFlagEarlyTrigger) pdl_launch_dependents<Cfg::kPdl>();
 
   const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
   T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
@@ -156,7 +157,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
     }
   }
 
-  pdl_launch_dependents<Cfg::kPdl>();
+  if (!(p.flags & kFlagEarlyTrigger)) pdl_launch_dependents<Cfg::kPdl>();
 }
 
 }  // namespace normjit
