@@ -82,15 +82,38 @@ template <class T, int N> struct VecBytes {
   typedef typename Chunk<kChunk>::type ChunkT;
 };
 
-// Cache policy of activation loads (KernelConfig::loads; each row is read once per call):
+// Cache policy of activation loads (KernelConfig::loads):
 //   0  plain ld.global (L1 and L2 allocate);
 //   1  ld.global.cs, "streaming": evict-first in L1 and L2;
-//   2  ld.global.L1::no_allocate: L2 only.
+//   2  ld.global.L1::no_allocate: L2 only;
+//   3  L2 cache hints by pass: a row that is read again (residency 2) is first read evict-last,
+//      so the re-read hits L2, and read the last time evict-first (load_chunk's kPolicy 3/4).
 // On the H200, 0 beat 1 by 1.6-5 % for rmsnorm (hidden 4096-16384) and fused add (4096-8192) at
 // 32768 rows, but lost by 19 % for fused add at hidden 16384 (1263 vs 1065 us);
 // docs/benchmarks.md.
+// kPolicy: 0-2 as above, 3 L2 evict-last hint, 4 L2 evict-first hint.
 template <int kPolicy, class C> __device__ __forceinline__ C load_chunk(const C* p) {
-  if constexpr (kPolicy == 1) return __ldcs(p);
+  if constexpr (kPolicy == 3 || kPolicy == 4) {
+    u64 policy;
+    if constexpr (kPolicy == 3) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    else asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    C v;
+    if constexpr (sizeof(C) == 16) {
+      asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy));
+    } else if constexpr (sizeof(C) == 8) {
+      asm volatile("ld.global.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;" : "=r"(v.x), "=r"(v.y) : "l"(p), "l"(policy));
+    } else if constexpr (sizeof(C) == 4) {
+      asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(policy));
+    } else if constexpr (sizeof(C) == 2) {
+      asm volatile("ld.global.L2::cache_hint.u16 %0, [%1], %2;" : "=h"(v) : "l"(p), "l"(policy));
+    } else {
+      u16 w;
+      asm volatile("ld.global.L2::cache_hint.u8 %0, [%1], %2;" : "=h"(w) : "l"(p), "l"(policy));
+      v = C(w);
+    }
+    return v;
+  } else if constexpr (kPolicy == 1) return __ldcs(p);
   else if constexpr (kPolicy == 2) {
     C v;
     if constexpr (sizeof(C) == 16) {

@@ -59,15 +59,24 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
   const W* w = static_cast<const W*>(p.weight);
 
+  // Load policies (common.cuh: load_chunk) for a row read once, read first of two times, and
+  // re-read; they differ only for loads = 3.
+  constexpr int kOnce = Cfg::kLoads == 3 ? 4 : Cfg::kLoads;
+  constexpr int kFirst = Cfg::kLoads == 3 ? 3 : Cfg::kLoads;
   // Loads item `it` and returns the fp32 values the norm sees: x, or h = x + r (fused add).
-  // With `store_residual` the fused add also writes cvt_T(h) back to the residual.
-  auto load_item = [&](int it, float (&v)[kVec], bool store_residual) {
+  // With `store_residual` the fused add also writes cvt_T(h) back to the residual. `again`: the
+  // row will be read again (first pass of residency 2).
+  auto load_part = [&](Packed<T, kVec>& dst, const T* src, bool again) {
+    if (kFirst != kOnce && again) dst.template load_act<kFirst>(src);
+    else dst.template load_act<kOnce>(src);
+  };
+  auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
     Packed<T, kVec> x;
-    if (active && in_row(it)) x.template load_act<Cfg::kLoads>(x_row + col_of(it));
+    if (active && in_row(it)) load_part(x, x_row + col_of(it), again);
     else x.zero();
     if constexpr (Cfg::kResidual) {
       Packed<T, kVec> r;
-      if (active && in_row(it)) r.template load_act<Cfg::kLoads>(r_row + col_of(it));
+      if (active && in_row(it)) load_part(r, r_row + col_of(it), again);
       else r.zero();
 #pragma unroll
       for (int j = 0; j < kVec; ++j) v[j] = add_rn(x[j], r[j]);
@@ -92,10 +101,10 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
     // item by item would cost one memory round trip per item (SASS of the fused add on sm_90a).
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
-      if (active && in_row(it)) xs[it].template load_act<Cfg::kLoads>(x_row + col_of(it));
+      if (active && in_row(it)) xs[it].template load_act<kOnce>(x_row + col_of(it));
       else xs[it].zero();
       if constexpr (Cfg::kResidual) {
-        if (active && in_row(it)) rs[it].template load_act<Cfg::kLoads>(r_row + col_of(it));
+        if (active && in_row(it)) rs[it].template load_act<kOnce>(r_row + col_of(it));
         else rs[it].zero();
       }
       if constexpr (kEarlyWeight) {
@@ -122,7 +131,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
 #pragma unroll 4
     for (int it = 0; it < kItems; ++it) {
       float v[kVec];
-      load_item(it, v, false);
+      load_item(it, v, false, true);
 #pragma unroll
       for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
     }
@@ -142,7 +151,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) v[j] = Cfg::kResidual ? hs[it][j] : xs[it][j];
       } else {
-        load_item(it, v, true);  // second pass: re-read, then write the residual
+        load_item(it, v, true, false);  // second pass: re-read, then write the residual
       }
       Packed<W, kVec> wl;
       if constexpr (kEarlyWeight) wl = ws[it];

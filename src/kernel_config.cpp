@@ -78,6 +78,7 @@ const char* loads_name(int l) {
     case 0: return "plain";
     case 1: return "stream";
     case 2: return "l2";
+    case 3: return "hinted";
     default: return "invalid";
   }
 }

@@ -30,7 +30,8 @@ struct KernelConfig {
   // Resident blocks per SM the compiler must allow (the second __launch_bounds__ argument: it
   // caps registers per thread at 64K / (min_blocks * block)); 0 leaves registers to ptxas.
   std::int32_t min_blocks = 0;
-  // Cache policy of activation loads: 0 plain, 1 streaming (.cs), 2 L2 only (L1::no_allocate).
+  // Cache policy of activation loads: 0 plain, 1 streaming (.cs), 2 L2 only (L1::no_allocate),
+  // 3 L2 hints by pass (evict-last where the row is re-read, evict-first on its last read).
   std::int32_t loads = 0;
   Arch arch;
 
@@ -53,7 +54,7 @@ struct CacheKey {
 };
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload"
-const char* loads_name(int loads);               // "plain", "stream", "l2"
+const char* loads_name(int loads);               // "plain", "stream", "l2", "hinted"
 std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a

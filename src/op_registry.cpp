@@ -76,7 +76,8 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (o->min_blocks >= 0) c.min_blocks = o->min_blocks;
   else if (o->threads_per_row || o->rows_per_block) c.min_blocks = choose_min_blocks(c);
   if (o->loads >= 0) c.loads = o->loads;
-  if (c.loads > 2) bad(fmt::format("loads {}: expected 0 (plain), 1 (stream) or 2 (l2)", c.loads));
+  if (c.loads > 3)
+    bad(fmt::format("loads {}: expected 0 (plain), 1 (stream), 2 (l2) or 3 (hinted)", c.loads));
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -37,7 +37,7 @@ std::string expected_target(int cc) { return cc == 80 ? "sm_80" : cc == 90 ? "sm
 // The configs compiled for one op: every (dtype pair, hidden) combination once (24), the arch
 // rotating through 80/90/100 and rank3 alternating where the op has a per-head form, so each
 // op covers every dtype pair, hidden size and arch, and both layouts; plus one config per row
-// residency (3) and per activation-load policy with each vector width (3 x 3), plus one with
+// residency (3) and per activation-load policy with each vector width (4 x 3), plus one with
 // an occupancy floor (1), plus rows split over clusters of 2 and 8 CTAs on sm_90a and sm_100a,
 // each held in registers and reloaded (8).
 std::vector<KernelConfig> configs_for(Op op) {
@@ -69,7 +69,7 @@ std::vector<KernelConfig> configs_for(Op op) {
     out.push_back(c);
   }
   // Every load policy with 16-, 8- and 2-byte vectors (each its own PTX), and an occupancy floor.
-  for (int l = 0; l < 3; ++l) {
+  for (int l = 0; l < 4; ++l) {
     for (int vec : {8, 4, 1}) {
       ProblemSpec p;
       p.op = op;
@@ -78,6 +78,7 @@ std::vector<KernelConfig> configs_for(Op op) {
       p.hidden = 4096;
       KernelConfig c = info.choose(p, vec, Arch{kArchs[(l + vec) % 3]});
       c.loads = l;
+      if (l == 3 && vec == 8) c.residency = 2;  // the hints differ by pass only when re-read
       out.push_back(c);
     }
   }
@@ -142,8 +143,8 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == 45);
-  CHECK(loads == std::set<int>{0, 1, 2});
+  CHECK(configs.size() == 48);
+  CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2});
   if (op_info(op).allows_rank3) CHECK(layouts == std::set<bool>{false, true});

@@ -458,8 +458,8 @@ TEST_CASE("config overrides are validated (clusters; load policy; occupancy floo
   o.rows_per_block = 2;
   rejects(o, 90, "rows_per_block 2 with a cluster");
   ConfigOverride l;
-  l.loads = 3;
-  rejects(l, 90, "loads 3");
+  l.loads = 4;
+  rejects(l, 90, "loads 4");
   ConfigOverride m;
   m.min_blocks = 4;  // 4 x 1024 threads
   rejects(m, 90, "exceed the 2048 threads");
