@@ -4,8 +4,8 @@
 // One row is owned by kThreadsPerRow threads; a block holds kRowsPerBlock rows; each thread
 // handles kItems vectors of kVec elements. With kCluster > 1 (sm_90+, one row per block) a row
 // is split over the kCluster CTAs of a thread-block cluster, each owning kHidden / kCluster
-// contiguous elements; their partial sums of squares meet through distributed shared memory. Where the row lives between the reduction and the
-// output is Cfg::kResidency:
+// contiguous elements; their partial sums of squares meet through distributed shared memory.
+// Where the row lives between the reduction and the output is Cfg::kResidency:
 //   0  registers, with the weight loaded alongside the row so its latency overlaps the row's;
 //   1  registers, the weight loaded after the reduction (fewer registers for wide rows);
 //   2  not kept: the row is re-read (from L2) after the reduction, for rows too wide for the

@@ -7,12 +7,7 @@
 #   4. `normjit bench --latency` and a short `normjit bench` table
 # Logs go to $OUT (or ./gpu-out); the last lines are a summary.
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-out}
-mkdir -p "$out"
-build=$root/build-gpu
-prefix=()
-[ -d "$root/.devdeps/usr" ] && prefix=(-DCMAKE_PREFIX_PATH="$root/.devdeps/usr")
+source "$(dirname "$0")/gpu_build.sh"
 jobs=$(nproc)
 summary=()
 status=0
@@ -20,11 +15,9 @@ status=0
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 
 t0=$(date +%s)
-if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${prefix[@]}" >"$out/configure.log" 2>&1 &&
-   cmake --build "$build" -j "$jobs" --target normjit normjit_cli test_gpu test_multigpu >"$out/build.log" 2>&1; then
+if gpu_build "" normjit normjit_cli test_gpu test_multigpu; then
   summary+=("build: ok in $(( $(date +%s) - t0 )) s")
 else
-  tail -30 "$out/configure.log" "$out/build.log"
   echo "SUMMARY: build failed"
   exit 1
 fi

@@ -72,15 +72,22 @@ def load_liger():
     return _LIGER
 
 
+_FLASHINFER = None
+
+
 def load_flashinfer():
-    path = os.environ.get("FLASHINFER_SHIM", "")
-    if not path or not os.path.exists(path):
-        raise ImportError("FLASHINFER_SHIM does not name the built shim (scripts/peers_bench.sh builds it)")
-    lib = ctypes.CDLL(path)
-    u, f, i, p = ctypes.c_uint, ctypes.c_float, ctypes.c_int, ctypes.c_void_p
-    lib.fi_rmsnorm.argtypes = [p, p, p, u, u, u, u, f, i, i, p]
-    lib.fi_fused_add_rmsnorm.argtypes = [p, p, p, u, u, u, u, f, i, i, p]
-    return lib
+    """The FlashInfer shim (ctypes), loaded once."""
+    global _FLASHINFER
+    if _FLASHINFER is None:
+        path = os.environ.get("FLASHINFER_SHIM", "")
+        if not path or not os.path.exists(path):
+            raise ImportError("FLASHINFER_SHIM does not name the built shim (scripts/peers_bench.sh builds it)")
+        lib = ctypes.CDLL(path)
+        u, f, i, p = ctypes.c_uint, ctypes.c_float, ctypes.c_int, ctypes.c_void_p
+        lib.fi_rmsnorm.argtypes = [p, p, p, u, u, u, u, f, i, i, p]
+        lib.fi_fused_add_rmsnorm.argtypes = [p, p, p, u, u, u, u, f, i, i, p]
+        _FLASHINFER = lib
+    return _FLASHINFER
 
 
 def candidates(op, T, use_compile, autotune_min_tokens):

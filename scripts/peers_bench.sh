@@ -3,16 +3,9 @@
 # Needs .whl/ from scripts/peers/fetch_peers.sh (carried) and .devdeps/ for the build.
 #   bash scripts/peers_bench.sh [peers_bench.py arguments]
 set -uo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/gpu-out}
-mkdir -p "$out"
-build=$root/build-gpu
-prefix=()
-[ -d "$root/.devdeps/usr" ] && prefix=(-DCMAKE_PREFIX_PATH="$root/.devdeps/usr")
+source "$(dirname "$0")/gpu_build.sh"
 if [ ! -x "$build/normjit" ] || [ "${REBUILD:-1}" = 1 ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${prefix[@]}" >"$out/peers-configure.log" 2>&1 &&
-    cmake --build "$build" -j "$(nproc)" --target normjit normjit_cli >"$out/peers-build.log" 2>&1 ||
-    { tail -30 "$out/peers-configure.log" "$out/peers-build.log"; exit 1; }
+  gpu_build peers- normjit normjit_cli || exit 1
 fi
 site=/tmp/normjit-peers-site
 if ls "$root"/.whl/*.whl >/dev/null 2>&1; then

@@ -45,11 +45,6 @@ int choose_residency(const KernelConfig& c, bool residual) {
   return 2;
 }
 
-int choose_min_blocks(const KernelConfig& c) {
-  (void)c;
-  return 0;
-}
-
 KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   const OpInfo& info = op_info(p.op);
   if (p.hidden < 1 || p.hidden > kMaxRmsHidden) {
@@ -86,7 +81,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
   c.residency = choose_residency(c, info.residual);
-  c.min_blocks = choose_min_blocks(c);
+  // No occupancy floor (min_blocks 0): capping registers for full occupancy did not help where
+  // the row fits and spilled where it does not (H200 sweep, docs/benchmarks.md).
   // Plain loads, except for the fused add with rows of >= 16384 elements, where each block holds
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768
   // rows, H200) and 71.8 against 79.3 us at 2048 rows.

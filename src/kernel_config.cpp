@@ -88,11 +88,17 @@ std::string slug(const KernelConfig& c) {
   if (c.weight_dtype != c.input_dtype) s += fmt::format("-w{}", dtype_name(c.weight_dtype));
   if (c.output_dtype != c.input_dtype) s += fmt::format("-o{}", dtype_name(c.output_dtype));
   s += fmt::format("-h{}-v{}-t{}-r{}", c.hidden, c.vec, c.threads_per_row, c.rows_per_block);
+  s += tuning_tags(c);
+  s += fmt::format("-{}", c.arch.target());
+  return s;
+}
+
+std::string tuning_tags(const KernelConfig& c) {
+  std::string s;
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
   if (c.residency != 0) s += c.residency == 1 ? "-lw" : "-reload";
   if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
   if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));
-  s += fmt::format("-{}", c.arch.target());
   return s;
 }
 

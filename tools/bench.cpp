@@ -105,15 +105,16 @@ extern "C" __global__ void flush(const uint4* p, unsigned long long n, uint4* si
   CUkernel k_ = nullptr;
 };
 
-// Events around `fn`, one sample each, L2 flushed before each sample. First ~5 ms of flush
-// passes: the SM clock drops while the GPU idles (e.g. while the host compiles the next config)
-// and a series of short samples would otherwise start below full clock.
+// Events around `fn`, one sample each, L2 flushed before each sample. With `warm_up`, first
+// ~5 ms of flush passes: the SM clock drops while the GPU idles (e.g. while the host compiles
+// the next config) and a series of short samples would otherwise start below full clock.
 template <class Fn>
-std::vector<double> time_samples(CUstream s, L2Flush& flush, int reps, Fn&& fn) {
+std::vector<double> time_samples(CUstream s, L2Flush& flush, int reps, Fn&& fn, bool warm_up = true) {
   const auto& d = driver();
   std::vector<CUevent> ev(size_t(2 * reps));
   for (CUevent& e : ev) check(d.cuEventCreate(&e, 0), "cuEventCreate");
-  for (int i = 0; i < 80; ++i) flush(s);
+  if (warm_up)
+    for (int i = 0; i < 80; ++i) flush(s);
   for (int i = 0; i < reps; ++i) {
     flush(s);
     check(d.cuEventRecord(ev[size_t(2 * i)], s), "cuEventRecord");
@@ -262,11 +263,7 @@ class ShapeBench {
 std::string config_label(const Shape& sh) {
   const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0};
   const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
-  return fmt::format("t{}r{}v{}{}{}{}{}", c.threads_per_row, c.rows_per_block, c.vec,
-                     c.cluster > 1 ? fmt::format("c{}", c.cluster) : "",
-                     c.residency == 0 ? "" : c.residency == 1 ? "-lw" : "-reload",
-                     c.min_blocks ? fmt::format("-b{}", c.min_blocks) : "",
-                     c.loads ? fmt::format("-ld{}", detail::loads_name(c.loads)) : "");
+  return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec, detail::tuning_tags(c));
 }
 
 }  // namespace
@@ -309,7 +306,7 @@ int run_bench(const BenchArgs& a) {
                 // the latter only where a thread holds <= 2 vectors; with more, it spills and
                 // runs 2-10x slower (H200 sweep), which only costs sweep time.
                 const int block = int(tpr >= 128 ? tpr : 128);
-                for (int minb : {0, 2048 / block}) {
+                for (int minb : {0, detail::Runtime::get().device_arch(0).max_threads_per_sm() / block}) {
                   if (minb && (vectors + tpr - 1) / tpr > 2) continue;
                   if (forced.min_blocks >= 0 && minb != forced.min_blocks) continue;
                   o.min_blocks = minb;
@@ -344,7 +341,7 @@ int run_bench(const BenchArgs& a) {
             // run 2-10x slower and would dominate the sweep's time).
             auto us = time_samples(s, flush, a.sweep ? 5 : a.reps, [&](int i) { b.call(i); });
             if (a.sweep && !(median(us) > 1.5 * best_us))
-              us = time_samples(s, flush, a.reps, [&](int i) { b.call(i); });
+              us = time_samples(s, flush, a.reps, [&](int i) { b.call(i); }, /*warm_up=*/false);
             const double med = median(us);
             best_us = std::min(best_us, med);
             const double gbs = b.bytes() / (med * 1e-6) / 1e9;
