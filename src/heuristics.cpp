@@ -87,6 +87,20 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768
   // rows, H200) and 71.8 against 79.3 us at 2048 rows.
   c.loads = info.residual && p.hidden >= 16384 ? 1 : 0;
+  // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
+  // hint on the first read and evict-first on the second (loads 3), which is what
+  // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run:
+  // rmsnorm 4096: 6.53/6.34 (512 rows), 12.13/11.87 (2048), 129.6/127.2 (32768); rmsnorm 8192:
+  // 9.12/8.13, 19.87/19.46, 257.7/250.1 (100.4 % of copy); rmsnorm 16384: no gain (12.29/14.02
+  // at 512 rows). Fused add 8192: 529.2/509.9 at 32768 rows, but at 4096 slower at 512 and
+  // 2048 rows (7.97/8.67, 18.40/19.84), so only from the measured 32768 rows and only at 8192.
+  // Fewer rows than kBulkRows* are latency-bound, where the second L2 trip would add to it.
+  const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && vectors == 1024
+                                  : p.rows >= kBulkRowsRmsnorm && vectors > 256 && vectors <= 1024;
+  if (bulk && c.cluster == 1 && c.threads_per_row * 2 >= vectors) {
+    c.residency = 2;
+    c.loads = 3;
+  }
   return c;
 }
 

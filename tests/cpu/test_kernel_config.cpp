@@ -205,7 +205,7 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
 }
 
 TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
-  static_assert(!has_rows<ProblemSpec>::value, "ProblemSpec must not carry rows");
+  // ProblemSpec::rows only selects among kernels (few rows vs many); no kernel depends on it.
   static_assert(!has_rows<KernelConfig>::value, "KernelConfig must not carry rows");
   // The serialized config holds exactly these fields: no run-time value leaks into the key.
   const nlohmann::json j = nlohmann::json::parse(canonical_json(golden_config()));
@@ -343,6 +343,32 @@ TEST_CASE("heuristic picks the widest 16-byte vector for aligned tensors", "[con
   CHECK(choose_rms_norm(p, 0, Arch{90}).vec == 1);
 }
 
+TEST_CASE("many rows re-read 4096-8192-wide rows from L2 (few rows do not), within the kRowClasses bounds", "[config][heuristics]") {
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.hidden = 8192;
+  auto pick = [&](std::int64_t rows) {
+    p.rows = rows;
+    return choose_rms_norm(p, 0, Arch{90});
+  };
+  CHECK(pick(1).residency == 0);
+  CHECK(pick(kBulkRowsRmsnorm - 1).residency == 0);
+  CHECK(pick(kBulkRowsRmsnorm).residency == 2);
+  CHECK(pick(kBulkRowsRmsnorm).loads == 3);
+  CHECK(pick(0).residency == 0);  // unknown rows: the latency-bound choice
+  p.hidden = 16384;               // measured without gain
+  CHECK(pick(1 << 20).residency != 2);
+  p.op = Op::fused_add_rmsnorm;
+  p.hidden = 8192;
+  CHECK(pick(kBulkRowsFusedAdd - 1).loads != 3);
+  CHECK(pick(kBulkRowsFusedAdd).residency == 2);
+  p.hidden = 4096;  // slower at 512 and 2048 rows
+  CHECK(pick(kBulkRowsFusedAdd).residency != 2);
+  // The class bounds reach both sides of every threshold.
+  CHECK(kRowClasses[0] < kBulkRowsRmsnorm);
+  CHECK(kRowClasses[1] >= kBulkRowsFusedAdd);
+}
+
 TEST_CASE("hidden sizes outside 1..262144 are Unsupported", "[config][heuristics]") {
   for (Op op : all_ops()) {
     for (std::int64_t h : {std::int64_t(0), std::int64_t(262145), std::int64_t(-1),
@@ -412,7 +438,7 @@ TEST_CASE("Arch::parse rejects out-of-range numbers with ValidationError", "[con
   }
 }
 
-TEST_CASE("config overrides are validated (clusters; load policy; occupancy floor)", "[config]") {
+TEST_CASE("config overrides are validated (clusters, load policy, occupancy floor)", "[config]") {
   ProblemSpec p;
   p.op = Op::fused_add_rmsnorm;
   p.dtype = DType::bf16;
