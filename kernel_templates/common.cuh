@@ -13,6 +13,8 @@ typedef unsigned long long u64;
 
 struct bf16 { u16 bits; };
 struct f16 { u16 bits; };
+template <class T> struct is_bf16 { static constexpr bool value = false; };
+template <> struct is_bf16<bf16> { static constexpr bool value = true; };
 
 // ---- conversions (exact widening, RN-even narrowing) -------------------------------------
 __device__ __forceinline__ float to_float(float v) { return v; }
@@ -141,6 +143,7 @@ template <class T, int N> struct Packed {
   union {
     typename VB::ChunkT c[VB::kChunks];
     T e[N];
+    u32 w[(N * sizeof(T) + 3) / 4];
   } u;
 
   // Load of activations with cache policy kPolicy (load_chunk above).
@@ -159,7 +162,13 @@ template <class T, int N> struct Packed {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = typename VB::ChunkT();
   }
-  __device__ __forceinline__ float operator[](int j) const { return to_float(u.e[j]); }
+  __device__ __forceinline__ float operator[](int j) const {
+    // bf16 pairs straight from their 32-bit word: one shift or mask each, not extract + shift.
+    if constexpr (sizeof(T) == 2 && sizeof(typename VB::ChunkT) >= 4 && is_bf16<T>::value)
+      return __uint_as_float(j & 1 ? u.w[j / 2] & 0xffff0000u : u.w[j / 2] << 16);
+    else
+      return to_float(u.e[j]);
+  }
 };
 
 template <class T, int N>

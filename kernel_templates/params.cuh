@@ -22,7 +22,13 @@ struct NormParams {
   i64 rows;            // rows to normalize (batch * heads for per-head norms)
   i64 inner;           // rows per outer index (heads); 1 for 2-D
   float eps;
-  int pad_;
+  int flags;           // kFlagEarlyTrigger
 };
+
+// Let the next kernel of the stream launch (programmatic dependent launch) as soon as this one
+// has started rather than when its blocks finish: the host sets it for grids of at most one
+// block per SM, where the waiting dependents take no room from this grid. Safe either way: a
+// dependent's griddepcontrol.wait still waits for this grid to complete and flush its writes.
+constexpr int kFlagEarlyTrigger = 1;
 
 }  // namespace normjit

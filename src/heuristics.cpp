@@ -62,7 +62,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.hidden = std::int32_t(p.hidden);
   c.arch = arch;
   c.vec = vector_width(p.hidden, dtype_size(p.dtype), max_vec);
-  const std::int64_t vectors = p.hidden / c.vec;
+  // Rows of more than 2048 vectors (1024 threads x 2) are split over a cluster on sm_90+, into
+  // the fewest CTAs (at most 8) that bring each CTA's share to 2048 vectors or below: a
+  // 2048-vector row in one CTA ran at 94-97 % of copy (hidden 16384, 32768 rows, H200).
+  c.cluster = 1;
+  if (arch.cc >= 90) {
+    while (c.cluster < kMaxCluster && p.hidden / c.vec / c.cluster > 2048 &&
+           p.hidden % (c.vec * c.cluster * 2) == 0)
+      c.cluster *= 2;
+  }
+  const std::int64_t vectors = p.hidden / c.vec / c.cluster;
   int tpr = threads_for(vectors);
   // But for rmsnorm 512 threads with up to 4 items rather than 1024 with 2: at hidden 16384
   // (2048 vectors) it ran 529.7 vs 549.6 us at 32768 rows and 37.4 vs 38.4 us at 2048 rows. Not
@@ -70,8 +79,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   if (!info.residual && tpr == 1024 && vectors <= 512 * 4) tpr = 512;
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads.
-  c.rows_per_block = tpr >= 128 ? 1 : 128 / tpr;
-  c.cluster = 1;
+  c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
   c.residency = choose_residency(c, info.residual);
   // No occupancy floor (min_blocks 0): capping registers for full occupancy did not help where
   // the row fits and spilled where it does not (H200 sweep, docs/benchmarks.md).
@@ -79,6 +87,20 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768
   // rows, H200) and 71.8 against 79.3 us at 2048 rows.
   c.loads = info.residual && p.hidden >= 16384 ? 1 : 0;
+  // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
+  // hint on the first read and evict-first on the second (loads 3), which is what
+  // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run:
+  // rmsnorm 4096: 6.53/6.34 (512 rows), 12.13/11.87 (2048), 129.6/127.2 (32768); rmsnorm 8192:
+  // 9.12/8.13, 19.87/19.46, 257.7/250.1 (100.4 % of copy); rmsnorm 16384: no gain (12.29/14.02
+  // at 512 rows). Fused add 8192: 529.2/509.9 at 32768 rows, but at 4096 slower at 512 and
+  // 2048 rows (7.97/8.67, 18.40/19.84), so only from the measured 32768 rows and only at 8192.
+  // Fewer rows than kBulkRows* are latency-bound, where the second L2 trip would add to it.
+  const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && vectors == 1024
+                                  : p.rows >= kBulkRowsRmsnorm && vectors > 256 && vectors <= 1024;
+  if (bulk && c.cluster == 1 && c.threads_per_row * 2 >= vectors) {
+    c.residency = 2;
+    c.loads = 3;
+  }
   return c;
 }
 

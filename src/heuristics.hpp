@@ -5,9 +5,20 @@
 namespace normjit::detail {
 
 // Largest row the register-resident RMSNorm kernel holds: 1024 threads x 64 fp32 values.
-constexpr std::int64_t kMaxRmsHidden = 65536;
+// Widest row the RMSNorm family takes (spec rmsnorm.md: MUST 65536, SHOULD 262144). Rows wider
+// than one block holds well are split over a thread-block cluster on sm_90+ and re-read from L2
+// (residency 2) elsewhere.
+constexpr std::int64_t kMaxRmsHidden = 262144;
 // Most CTAs a row may be split over (the portable cluster size limit).
 constexpr int kMaxCluster = 8;
+// Row counts that pick every kernel the heuristics may choose for one problem: each op's choice
+// changes at most once with the row count (choose_rms_norm: kBulkRows*), so the fewest and the
+// most rows cover both sides. Prewarming a problem of unknown rows (ProblemSpec::rows 0) builds
+// one kernel per entry.
+constexpr std::int64_t kRowClasses[] = {1, std::int64_t(1) << 40};
+// Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
+constexpr std::int64_t kBulkRowsRmsnorm = 512;
+constexpr std::int64_t kBulkRowsFusedAdd = 32768;
 // Threads per row for `vectors` vectors: two per thread, at most 1024 threads.
 int threads_for(std::int64_t vectors);
 

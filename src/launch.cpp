@@ -37,7 +37,8 @@ void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions
   lc.hStream = stream;
   lc.attrs = attrs;
   lc.numAttrs = 0;
-  if (c.arch.cc >= 90 && opts.enable_pdl.value_or(true)) {
+  const bool pdl = c.arch.cc >= 90 && opts.enable_pdl.value_or(true);
+  if (pdl) {
     attrs[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attrs[0].value.programmaticStreamSerializationAllowed = 1;
     lc.numAttrs = 1;
@@ -49,6 +50,7 @@ void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions
     a.value.clusterDim.y = a.value.clusterDim.z = 1;
   }
   NormParams params = p;
+  if (pdl && blocks <= rt.sm_count(device)) params.flags |= kFlagEarlyTrigger;
   void* args[] = {&params};
   check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k.kernel), args, nullptr),
         "cuLaunchKernelEx");

@@ -34,6 +34,18 @@ std::atomic<const ConfigOverride*> g_override{nullptr};
 
 void set_config_override(const ConfigOverride* o) { g_override.store(o); }
 
+std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
+  if (problem.rows > 0) return {choose_config(problem, problem.max_vec, arch)};
+  std::vector<KernelConfig> out;
+  for (std::int64_t rows : kRowClasses) {
+    ProblemSpec p = problem;
+    p.rows = rows;
+    KernelConfig c = choose_config(p, p.max_vec, arch);
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+  }
+  return out;
+}
+
 KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   const OpInfo& info = op_info(problem.op);
   KernelConfig c = info.choose(problem, max_vec, arch);

@@ -44,4 +44,8 @@ void set_config_override(const ConfigOverride* o);
 // Throws ValidationError when the problem (or the override) is not supported.
 KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch);
 
+// Every config calls of `problem` may use on `arch`: the one for its rows, or with rows 0 (any)
+// one per row class (heuristics.hpp: kRowClasses), without repeats. What prewarm builds.
+std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch);
+
 }  // namespace normjit::detail

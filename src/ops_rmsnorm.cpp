@@ -43,6 +43,7 @@ void dispatch(Op op, const TensorView& in, const TensorView& weight, bool rank3,
   ps.weight_dtype = weight.dtype;
   ps.hidden = in.shape[in.ndim - 1];
   ps.rank3 = rank3;
+  ps.rows = p.rows;
   const Arch arch = Runtime::get().device_arch(in.device);
   launch_norm(choose_config(ps, max_vector(in.dtype, tensors), arch), p, o, in.device);
 }

@@ -118,8 +118,8 @@ std::vector<PrewarmItem> prewarm(const std::vector<ProblemSpec>& problems,
   std::unordered_set<KernelConfig, KernelConfigHasher> seen;
   for (const Arch& a : archs) {
     for (const ProblemSpec& p : problems) {
-      const KernelConfig c = choose_config(p, p.max_vec, a);
-      if (seen.insert(c).second) configs.push_back(c);
+      for (const KernelConfig& c : configs_for(p, a))
+        if (seen.insert(c).second) configs.push_back(c);
     }
   }
 

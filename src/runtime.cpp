@@ -183,6 +183,9 @@ Arch Runtime::device_arch(int device) {
                                       "supported minimum 8.0",
                                       device, major, minor));
   }
+  int sms = 0;
+  check(d.cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, h), "cuDeviceGetAttribute");
+  sms_[size_t(device)] = sms;
   handles_[size_t(device)] = h;
   cc_[size_t(device)].store(major * 10 + minor, std::memory_order_release);
   return Arch{major * 10 + minor};

@@ -48,6 +48,11 @@ class Runtime {
     return device >= 0 && device < kMaxDevices ? primary_[size_t(device)].load(std::memory_order_acquire) : nullptr;
   }
   CUdevice device_handle(int device);
+  // Streaming multiprocessors of a device ordinal (cached with its compute capability).
+  int sm_count(int device) {
+    device_arch(device);
+    return sms_[size_t(device)];
+  }
 
   DiskCache& disk() { return *disk_; }
   void reset_memory_cache();
@@ -66,6 +71,7 @@ class Runtime {
 
   std::mutex device_mu_;
   std::array<std::atomic<int>, kMaxDevices> cc_{};
+  std::array<int, kMaxDevices> sms_{};  // written before cc_ is published
   std::array<std::atomic<CUcontext>, kMaxDevices> primary_{};
   std::array<CUdevice, kMaxDevices> handles_{};
 

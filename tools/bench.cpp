@@ -261,7 +261,7 @@ class ShapeBench {
 };
 
 std::string config_label(const Shape& sh) {
-  const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0};
+  const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0, sh.T};
   const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
   return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec, detail::tuning_tags(c));
 }

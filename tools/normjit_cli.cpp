@@ -83,7 +83,7 @@ int cmd_info(bool as_json) {
 
 struct PrewarmArgs {
   std::string manifest;
-  std::vector<std::string> arch, ops, dtypes, weight_dtypes, hidden;
+  std::vector<std::string> arch, ops, dtypes, weight_dtypes, hidden, rows;
   bool rank3 = false;
   int max_vec = 0;
   int jobs = 0;
@@ -167,9 +167,10 @@ int list_manifests() {
 }
 
 std::string describe(const ProblemSpec& p) {
-  return fmt::format("{} dtype={} weight={} hidden={}{}{}", op_name(p.op), dtype_name(p.dtype),
+  return fmt::format("{} dtype={} weight={} hidden={}{}{}{}", op_name(p.op), dtype_name(p.dtype),
                      dtype_name(p.weight_dtype), p.hidden, p.rank3 ? " rank3" : "",
-                     p.max_vec ? fmt::format(" max_vec={}", p.max_vec) : "");
+                     p.max_vec ? fmt::format(" max_vec={}", p.max_vec) : "",
+                     p.rows ? fmt::format(" rows={}", p.rows) : "");
 }
 
 int cmd_dry_run(const std::vector<ProblemSpec>& problems, const std::vector<std::string>& archs,
@@ -183,15 +184,17 @@ int cmd_dry_run(const std::vector<ProblemSpec>& problems, const std::vector<std:
   std::set<std::string> kernels;
   for (const std::string& arch : archs) {
     for (const ProblemSpec& p : problems) {
-      const std::string s = detail::slug(detail::choose_config(p, p.max_vec, detail::Arch::parse(arch)));
-      const PrewarmItem& it = by_slug[s];
-      kernels.insert(s);
-      const char* state = it.prebuilt ? "cached (prebuilt)" : it.cached ? "cached" : "to compile";
-      if (as_json) {
-        lines.push_back({{"arch", arch}, {"problem", describe(p)}, {"slug", s}, {"key", it.key},
-                         {"cached", it.cached}, {"prebuilt", it.prebuilt}});
-      } else {
-        fmt::print("{} {} -> {} [{}]\n", arch, describe(p), s, state);
+      for (const detail::KernelConfig& c : detail::configs_for(p, detail::Arch::parse(arch))) {
+        const std::string s = detail::slug(c);
+        const PrewarmItem& it = by_slug[s];
+        kernels.insert(s);
+        const char* state = it.prebuilt ? "cached (prebuilt)" : it.cached ? "cached" : "to compile";
+        if (as_json) {
+          lines.push_back({{"arch", arch}, {"problem", describe(p)}, {"slug", s}, {"key", it.key},
+                           {"cached", it.cached}, {"prebuilt", it.prebuilt}});
+        } else {
+          fmt::print("{} {} -> {} [{}]\n", arch, describe(p), s, state);
+        }
       }
     }
   }
@@ -237,6 +240,22 @@ int cmd_prewarm(const PrewarmArgs& a) {
       return end && *end == '\0' && *h > 0;
     });
     for (const ProblemSpec& p : expand_problems(ops, dts, wdts, hidden, a.rank3, a.max_vec)) problems.push_back(p);
+  }
+  if (!a.rows.empty()) {
+    // Only the kernels calls of these row counts use (default: one per row class).
+    const auto rows = split_list<std::int64_t>(a.rows, "rows", [](const std::string& s, std::int64_t* r) {
+      char* end = nullptr;
+      *r = std::strtoll(s.c_str(), &end, 10);
+      return end && *end == '\0' && *r > 0;
+    });
+    std::vector<ProblemSpec> with_rows;
+    for (const ProblemSpec& p : problems)
+      for (std::int64_t r : rows) {
+        ProblemSpec q = p;
+        q.rows = r;
+        with_rows.push_back(q);
+      }
+    problems = std::move(with_rows);
   }
   const std::vector<std::string> archs = resolve_archs(a.arch);
   if (a.dry_run) return cmd_dry_run(problems, archs, a.as_json);
@@ -317,6 +336,9 @@ int main(int argc, char** argv) {
   pw->add_option("--weight-dtype", pa.weight_dtypes, "Weight dtypes (default: the activation dtype)");
   pw->add_option("--hidden", pa.hidden, "Hidden sizes (head dims with --rank3), comma list");
   pw->add_flag("--rank3", pa.rank3, "Per-head [batch, heads, head_dim] inputs with non-uniform row spacing");
+  pw->add_option("--rows", pa.rows,
+                 "Row counts (tokens; tokens x heads with --rank3) to build for, comma list "
+                 "(default: every row class; few and many rows may use different kernels)");
   pw->add_option("--max-vec", pa.max_vec, "Cap the vector width (elements), for misaligned tensors");
   pw->add_option("-j,--jobs", pa.jobs, "Parallel compiles (default: all cores)");
   pw->add_flag("--dry-run", pa.dry_run, "List the kernels each problem selects and whether they are cached; compile nothing");

@@ -29,6 +29,9 @@ struct ProblemSpec {
   std::int64_t hidden = 0;
   bool rank3 = false;
   int max_vec = 0;  // cap on elements per vector access (0: what 16-byte-aligned tensors allow)
+  // Rows of a call (tokens, or tokens x heads for rank3); 0: any. The kernel chosen for many
+  // rows may differ from the one for few; prewarming a problem with rows 0 builds both.
+  std::int64_t rows = 0;
 };
 
 struct PrewarmItem {

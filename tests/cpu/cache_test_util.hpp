@@ -115,6 +115,14 @@ inline KernelConfig config(int cc, std::int64_t hidden = 4096, Op op = Op::rmsno
   return choose_config(p, 0, Arch{cc});
 }
 
+// What `normjit prewarm` builds for one problem of unknown rows: a kernel per row class.
+inline std::vector<KernelConfig> prewarm_configs(int cc, std::int64_t hidden, Op op) {
+  ProblemSpec p;
+  p.op = op;
+  p.hidden = hidden;
+  return configs_for(p, Arch{cc});
+}
+
 // NVRTC output is deterministic for a given source and options: compile once per config.
 inline const Binary& reference(const KernelConfig& c) {
   static std::unordered_map<KernelConfig, Binary, KernelConfigHasher> cache;

@@ -120,7 +120,7 @@ TEST_CASE("cache admin: sizes and durations parse, and bad ones are rejected by 
   CHECK(admin::format_age(3 * 86400) == "3d");
 }
 
-TEST_CASE("cache ls: entries with slug, arch, size and age; filters by op, arch, fingerprint",
+TEST_CASE("cache ls: entries with slug, arch, size and age, filtered by op, arch or fingerprint",
           "[cache][admin][cli]") {
   TempDir cache("admin-ls");
   fill(cache.path(), six_configs());
@@ -401,7 +401,7 @@ TEST_CASE("cache path prints the root, the fingerprint directory and the prebuil
   CHECK_FALSE(fs::exists(cache.path() / kCacheLayoutDir));
 }
 
-TEST_CASE("file lock: a holder may delete the lock file; waiters then lock the new file",
+TEST_CASE("file lock: a holder may delete the lock file and waiters then lock the new file",
           "[cache][admin][lock]") {
   TempDir tmp("lock-remove");
   const std::string path = tmp.str() + "/k.lock";

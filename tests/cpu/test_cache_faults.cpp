@@ -107,7 +107,8 @@ std::set<std::string> expected_slugs(const std::string& hidden_list) {
   std::set<std::string> out;
   std::stringstream ss(hidden_list);
   for (std::string h; std::getline(ss, h, ',');)
-    for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm}) out.insert(slug(config(90, std::stoll(h), op)));
+    for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm})
+      for (const KernelConfig& c : prewarm_configs(90, std::stoll(h), op)) out.insert(slug(c));
   return out;
 }
 
@@ -115,7 +116,8 @@ std::vector<KernelConfig> expected_configs(const std::string& hidden_list) {
   std::vector<KernelConfig> out;
   std::stringstream ss(hidden_list);
   for (std::string h; std::getline(ss, h, ',');)
-    for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm}) out.push_back(config(90, std::stoll(h), op));
+    for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm})
+      for (const KernelConfig& c : prewarm_configs(90, std::stoll(h), op)) out.push_back(c);
   return out;
 }
 
@@ -230,7 +232,7 @@ TEST_CASE("faults: a process killed while compiling under the lock blocks nobody
   njtest::EnvList stall_env = env;
   set(&stall_env, "NORMJIT_TEST_STALL", "compile:60000");
   const std::vector<std::string> argv = {cputest::cli_path(), "prewarm", "--arch", "sm_90", "--op",
-                                         "rmsnorm", "--hidden", "4096", "--progress", "lines"};
+                                         "rmsnorm", "--hidden", "4096", "--rows", "1", "--progress", "lines"};
   const pid_t stalled = njtest::spawn(argv, stall_env, stalled_out);
   const bool stalling = wait_for_text(stalled_out, "normjit test-stall: compile", std::chrono::seconds(30));
   INFO("stalled child output:\n" << cputest::read_file(stalled_out));
@@ -278,7 +280,7 @@ TEST_CASE("faults: a process killed halfway through writing an entry leaves no t
   njtest::EnvList env = clean_env(cache.str());
   set(&env, "NORMJIT_TEST_STALL", "write:60000");
   const std::vector<std::string> argv = {cputest::cli_path(), "prewarm", "--arch", "sm_90", "--op",
-                                         "rmsnorm", "--hidden", "8192", "--progress", "lines"};
+                                         "rmsnorm", "--hidden", "8192", "--rows", "1", "--progress", "lines"};
   const pid_t stalled = njtest::spawn(argv, env, out);
   const bool stalling = wait_for_text(out, "normjit test-stall: write", std::chrono::seconds(30));
   INFO("stalled child output:\n" << cputest::read_file(out));
@@ -480,7 +482,7 @@ TEST_CASE("faults: a read-only cache root: the call succeeds from memory with on
   SECTION("warm: existing entries are used, nothing is written") {
     const fs::path root = tmp.path() / "warm";
     const njtest::ProcessResult p = njtest::run(
-        {cputest::cli_path(), "prewarm", "--arch", "sm_90", "--op", "rmsnorm", "--hidden", "4096"},
+        {cputest::cli_path(), "prewarm", "--arch", "sm_90", "--op", "rmsnorm", "--hidden", "4096", "--rows", "1"},
         clean_env(root.string()));
     REQUIRE(p.exit_code == 0);
     if (!as_root) ::chmod(fingerprint_dir(root).c_str(), 0555);
@@ -559,7 +561,7 @@ TEST_CASE("faults: a full disk (RLIMIT_FSIZE): the call succeeds from memory wit
 
   // The same through `normjit prewarm`: it fails loudly, since it leaves nothing behind.
   const njtest::ProcessResult p = run_with(
-      {cputest::cli_path(), "prewarm", "--arch", "sm_90", "--op", "rmsnorm", "--hidden", "4096",
+      {cputest::cli_path(), "prewarm", "--arch", "sm_90", "--op", "rmsnorm", "--hidden", "4096", "--rows", "1",
        "--progress", "lines"},
       clean_env(cache.str()), limited);
   INFO("prewarm:\n" << p.output);

@@ -22,6 +22,14 @@ const std::string kManifestDir = std::string(NORMJIT_SOURCE_DIR) + "/cache/manif
 
 Manifest bundled(const std::string& name) { return load_manifest(name, {kManifestDir}); }
 
+// Kernels prewarm builds for `problems` on `cc`, counted per problem (configs_for: one per
+// row class) as the dry run lists them.
+size_t kernel_lines(const std::vector<ProblemSpec>& problems, int cc) {
+  size_t n = 0;
+  for (const ProblemSpec& p : problems) n += configs_for(p, Arch{cc}).size();
+  return n;
+}
+
 bool has(const Manifest& m, Op op, std::int64_t hidden, bool rank3, DType dtype = DType::bf16) {
   for (const ProblemSpec& p : m.problems)
     if (p.op == op && p.hidden == hidden && p.rank3 == rank3 && p.dtype == dtype &&
@@ -106,7 +114,7 @@ TEST_CASE("bundled manifests: each model's norms, the default, and all of them",
   }
 }
 
-TEST_CASE("manifests: head_dim, include and models extensions; errors name the field", "[prewarm][manifest]") {
+TEST_CASE("manifests: head_dim, include and models extensions, and errors that name the field", "[prewarm][manifest]") {
   TempDir dir("manifest-ext");
   const Manifest m = load_manifest(R"({
     "name": "ext", "description": "d",
@@ -117,13 +125,14 @@ TEST_CASE("manifests: head_dim, include and models extensions; errors name the f
     ]})");
   CHECK(m.origin == "<inline json>");
   CHECK(m.models == std::vector<std::string>{"A", "B"});
-  REQUIRE(m.problems.size() == 5);
-  for (size_t i = 0; i < 4; ++i) {
-    CHECK(m.problems[i].rank3);
+  // A head_dim entry is both per-head kernels: the 2-D one (equally spaced rows) and rank3.
+  REQUIRE(m.problems.size() == 9);
+  for (size_t i = 0; i < 8; ++i) {
+    CHECK(m.problems[i].rank3 == (i >= 4));
     CHECK(m.problems[i].weight_dtype == DType::f32);
   }
-  CHECK(m.problems[4].max_vec == 4);
-  CHECK_FALSE(m.problems[4].rank3);
+  CHECK(m.problems[8].max_vec == 4);
+  CHECK_FALSE(m.problems[8].rank3);
 
   // Includes resolve next to the including file, then as bundled names.
   cputest::write_file(dir.path() / "base.json",
@@ -158,8 +167,8 @@ TEST_CASE("manifests: head_dim, include and models extensions; errors name the f
        {"problems[0].weight_dtypes", "bf16", "f16"}},
       {"fp8 activations", R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["fp8_e4m3"], "hidden": [8]}]})",
        {"problems[0].dtypes", "fp8_e4m3"}},
-      {"hidden too large", R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16"], "hidden": [70000]}]})",
-       {"problems[0].hidden", "70000", "65536"}},
+      {"hidden too large", R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16"], "hidden": [300000]}]})",
+       {"problems[0].hidden", "300000", "262144"}},
       {"max_vec", R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16"], "hidden": [8], "max_vec": 3}]})",
        {"problems[0].max_vec"}},
       {"unknown op lists the known ones", R"({"problems": [{"ops": ["layernorm"], "dtypes": ["bf16"], "hidden": [8]}]})",
@@ -203,8 +212,11 @@ TEST_CASE("cli prewarm: bundled manifest, JSON report, then a dry run shows it c
   CHECK(r.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(r.output);
   CHECK(j.at("manifest") == "llama-3.1-70b");
-  CHECK(j.at("kernels") == 4);
-  CHECK(j.at("compiled") == 4);
+  // 4 problems at hidden 8192, each with a second kernel for many rows (heuristics.cpp).
+  const size_t n = kernel_lines(bundled("llama-3.1-70b").problems, 90);
+  CHECK(n == 8);
+  CHECK(j.at("kernels") == n);
+  CHECK(j.at("compiled") == n);
   CHECK(j.at("cached") == 0);
   CHECK(j.at("failed") == 0);
   CHECK(j.at("archs") == nlohmann::json::array({"sm_90"}));
@@ -216,13 +228,14 @@ TEST_CASE("cli prewarm: bundled manifest, JSON report, then a dry run shows it c
   CHECK(dry.exit_code == 0);
   const auto lines90 = cputest::lines_starting_with(dry.output, "sm_90 ");
   const auto lines100 = cputest::lines_starting_with(dry.output, "sm_100 ");
-  CHECK(lines90.size() == 4);
-  CHECK(lines100.size() == 4);
+  CHECK(lines90.size() == n);
+  CHECK(lines100.size() == kernel_lines(bundled("llama-3.1-70b").problems, 100));
   for (const std::string& l : lines90) CHECK(contains(l, "[cached]"));
   for (const std::string& l : lines100) CHECK(contains(l, "[to compile]"));
-  CHECK(contains(dry.output, "-> 8 kernels: 4 cached, 4 to compile"));
+  CHECK(contains(dry.output, fmt::format("-> {} kernels: {} cached, {} to compile", lines90.size() + lines100.size(),
+                                         n, lines100.size())));
   CHECK(contains(dry.output, "fused_add_rmsnorm dtype=bf16 weight=bf16 hidden=8192 -> fused_add_rmsnorm-bf16-h8192-"));
-  CHECK(cputest::files_with_extension(cache.path(), ".cubin").size() == 4);
+  CHECK(cputest::files_with_extension(cache.path(), ".cubin").size() == n);
 }
 
 TEST_CASE("cli prewarm: the default manifest, --arch all, and no GPU without --arch", "[prewarm][cli]") {
@@ -231,16 +244,17 @@ TEST_CASE("cli prewarm: the default manifest, --arch all, and no GPU without --a
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "using the bundled manifest 'default'"));
-  CHECK(cputest::lines_starting_with(r.output, "sm_90 ").size() == bundled("default").problems.size());
+  CHECK(cputest::lines_starting_with(r.output, "sm_90 ").size() == kernel_lines(bundled("default").problems, 90));
   CHECK(cputest::snapshot(cache.path()).empty());
 
   const njtest::ProcessResult all = cli({"prewarm", "--manifest", "llama-3.1-8b", "--arch", "all", "--dry-run", "--json"}, cache.str());
   INFO(all.output);
   CHECK(all.exit_code == 0);
   const nlohmann::json j = nlohmann::json::parse(all.output);
-  int archs = 0;
-  for (int cc : nvrtc_supported_archs()) archs += cc >= 80;
-  CHECK(j.at("kernels") == 4 * archs);
+  size_t kernels = 0;
+  for (int cc : nvrtc_supported_archs())
+    if (cc >= 80) kernels += kernel_lines(bundled("llama-3.1-8b").problems, cc);
+  CHECK(j.at("kernels") == kernels);
 
   // The test environment has no usable driver: without --arch there is nothing to build for.
   const njtest::ProcessResult none = cli({"prewarm", "--manifest", "llama-3.1-8b"}, cache.str());
@@ -300,15 +314,16 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   r.struct_size = sizeof r;
   REQUIRE(normjit_prewarm_manifest(manifest.c_str(), "sm_90,sm_80", 2, &r) == NORMJIT_SUCCESS);
   CHECK(std::string(normjit_last_error()).empty());
-  CHECK(r.kernels == 4);
-  CHECK(r.compiled + r.cached == 4);
+  // Per arch: rmsnorm for few and for many rows, fused add (one kernel at 3000).
+  CHECK(r.kernels == 6);
+  CHECK(r.compiled + r.cached == 6);
   CHECK(r.failed == 0);
   CHECK(r.seconds > 0);
   normjit_prewarm_result again{};
   again.struct_size = sizeof again;
   REQUIRE(normjit_prewarm_manifest(manifest.c_str(), "sm_90,sm_80", 0, &again) == NORMJIT_SUCCESS);
   CHECK(again.compiled == 0);
-  CHECK(again.cached == 4);
+  CHECK(again.cached == 6);
   CHECK(normjit_prewarm_manifest(manifest.c_str(), "sm_90", 1, nullptr) == NORMJIT_SUCCESS);
 
   // A bundled name, found through NORMJIT_MANIFEST_DIR.
@@ -347,7 +362,7 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   const njtest::ProcessResult child = run_with({njtest::self_exe(), "[.c_abi_child]"}, env, limited);
   INFO(child.output);
   CHECK(child.exit_code == 0);
-  CHECK(contains(child.output, fmt::format("CHILD status={} kernels=2 compiled=0 cached=0 failed=2",
+  CHECK(contains(child.output, fmt::format("CHILD status={} kernels=3 compiled=0 cached=0 failed=3",
                                            int(NORMJIT_ERROR_CACHE_WRITE))));
   CHECK(contains(child.output, "compiled but not stored"));
 }

@@ -29,12 +29,12 @@ const DtypePair kDtypePairs[] = {{DType::bf16, DType::bf16},
                                  {DType::bf16, DType::f32},
                                  {DType::f16, DType::f16},
                                  {DType::f32, DType::f32}};
-const std::int64_t kHidden[] = {1, 111, 4096, 8192, 65536};
+const std::int64_t kHidden[] = {1, 111, 4096, 8192, 65536, 262144};
 const int kArchs[] = {80, 90, 100};
 
 std::string expected_target(int cc) { return cc == 80 ? "sm_80" : cc == 90 ? "sm_90a" : "sm_100a"; }
 
-// The configs compiled for one op: every (dtype pair, hidden) combination once (20), the arch
+// The configs compiled for one op: every (dtype pair, hidden) combination once (24), the arch
 // rotating through 80/90/100 and rank3 alternating where the op has a per-head form, so each
 // op covers every dtype pair, hidden size and arch, and both layouts; plus one config per row
 // residency (3) and per activation-load policy with each vector width (4 x 3), plus one with
@@ -143,7 +143,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == 44);
+  CHECK(configs.size() == 48);
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2});

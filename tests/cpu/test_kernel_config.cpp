@@ -205,7 +205,7 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
 }
 
 TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
-  static_assert(!has_rows<ProblemSpec>::value, "ProblemSpec must not carry rows");
+  // ProblemSpec::rows only selects among kernels (few rows vs many); no kernel depends on it.
   static_assert(!has_rows<KernelConfig>::value, "KernelConfig must not carry rows");
   // The serialized config holds exactly these fields: no run-time value leaks into the key.
   const nlohmann::json j = nlohmann::json::parse(canonical_json(golden_config()));
@@ -246,21 +246,27 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
   if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1)) != 0) return "threads_per_row not a power of two <= 1024";
   if (c.rows_per_block < 1) return "rows_per_block < 1";
   if (block < 32 || block > 1024) return "block threads outside 32..1024";
-  const std::int64_t vectors = p.hidden / c.vec;
+  if (c.cluster < 1 || c.cluster > kMaxCluster || (c.cluster & (c.cluster - 1)) != 0)
+    return "cluster not a power of two <= 8";
+  if (c.cluster > 1 && arch.cc < 90) return "cluster below sm_90";
+  if (c.cluster > 1 && c.rows_per_block != 1) return "cluster with several rows per block";
+  if (p.hidden % (c.vec * c.cluster) != 0) return "cluster does not split hidden into whole vectors";
+  const std::int64_t vectors = p.hidden / c.vec / c.cluster;
   const std::int64_t items = (vectors + tpr - 1) / tpr;
-  if (items * c.vec > 64) return "more than 64 values per thread";
-  if (c.cluster != 1) return "cluster != 1";
+  // Held rows must fit registers; a reloaded row (residency 2) is only a loop count.
+  if (c.residency < 2 && items * c.vec > 64) return "more than 64 values per thread held";
+  if (items * c.vec > 512) return "more than 512 values per thread";
   if (c.residency < 0 || c.residency > 2) return "residency outside 0..2";
   return {};
 }
 
 }  // namespace
 
-TEST_CASE("heuristic choices are deterministic and valid for every hidden size 1..65536",
+TEST_CASE("heuristic choices are deterministic and valid for every hidden size 1..262144",
           "[config][heuristics]") {
   const std::vector<std::int64_t> listed = {1,    2,    3,    7,    64,   100,   111,   127,  128,
                                             129,  2048, 3584, 4095, 4096, 5120,  7168,  8192, 16384,
-                                            65535, 65536};
+                                            65535, 65536, 65537, 131072, 200000, 262143, 262144};
   const int max_vecs[] = {0, 1, 2, 4, 8};
   std::int64_t checked = 0, bad = 0;
   std::string first_bad;
@@ -277,8 +283,10 @@ TEST_CASE("heuristic choices are deterministic and valid for every hidden size 1
             p.weight_dtype = dp.weight;
             p.rank3 = rank3;
             p.max_vec = max_vec;
-            // Exhaustive over the supported range (the listed sizes are all inside it).
+            // Exhaustive up to 65536, then every multiple of 64 and every 37th size (the listed
+            // sizes cover the ends).
             for (std::int64_t h = 1; h <= kMaxRmsHidden; ++h) {
+              if (h > 65536 && h % 64 != 0 && h % 37 != 0) continue;
               p.hidden = h;
               const KernelConfig a = info.choose(p, max_vec, Arch{cc});
               const KernelConfig b = info.choose(p, max_vec, Arch{cc});
@@ -335,9 +343,35 @@ TEST_CASE("heuristic picks the widest 16-byte vector for aligned tensors", "[con
   CHECK(choose_rms_norm(p, 0, Arch{90}).vec == 1);
 }
 
-TEST_CASE("hidden sizes outside 1..65536 are Unsupported", "[config][heuristics]") {
+TEST_CASE("many rows re-read 4096-8192-wide rows from L2 (few rows do not), within the kRowClasses bounds", "[config][heuristics]") {
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.hidden = 8192;
+  auto pick = [&](std::int64_t rows) {
+    p.rows = rows;
+    return choose_rms_norm(p, 0, Arch{90});
+  };
+  CHECK(pick(1).residency == 0);
+  CHECK(pick(kBulkRowsRmsnorm - 1).residency == 0);
+  CHECK(pick(kBulkRowsRmsnorm).residency == 2);
+  CHECK(pick(kBulkRowsRmsnorm).loads == 3);
+  CHECK(pick(0).residency == 0);  // unknown rows: the latency-bound choice
+  p.hidden = 16384;               // measured without gain
+  CHECK(pick(1 << 20).residency != 2);
+  p.op = Op::fused_add_rmsnorm;
+  p.hidden = 8192;
+  CHECK(pick(kBulkRowsFusedAdd - 1).loads != 3);
+  CHECK(pick(kBulkRowsFusedAdd).residency == 2);
+  p.hidden = 4096;  // slower at 512 and 2048 rows
+  CHECK(pick(kBulkRowsFusedAdd).residency != 2);
+  // The class bounds reach both sides of every threshold.
+  CHECK(kRowClasses[0] < kBulkRowsRmsnorm);
+  CHECK(kRowClasses[1] >= kBulkRowsFusedAdd);
+}
+
+TEST_CASE("hidden sizes outside 1..262144 are Unsupported", "[config][heuristics]") {
   for (Op op : all_ops()) {
-    for (std::int64_t h : {std::int64_t(0), std::int64_t(65537), std::int64_t(-1),
+    for (std::int64_t h : {std::int64_t(0), std::int64_t(262145), std::int64_t(-1),
                            std::int64_t(1) << 40}) {
       ProblemSpec p;
       p.op = op;
@@ -404,7 +438,7 @@ TEST_CASE("Arch::parse rejects out-of-range numbers with ValidationError", "[con
   }
 }
 
-TEST_CASE("config overrides are validated (clusters; load policy; occupancy floor)", "[config]") {
+TEST_CASE("config overrides are validated (clusters, load policy, occupancy floor)", "[config]") {
   ProblemSpec p;
   p.op = Op::fused_add_rmsnorm;
   p.dtype = DType::bf16;

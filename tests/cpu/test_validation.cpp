@@ -156,20 +156,20 @@ TEST_CASE("validation: input dtype, rank and hidden size", "[validation]") {
   expect_rejected(
       [] {
         RmsnormArgs a = good_rms();
-        a.input = make_tensor(ptr(kIn), DType::bf16, {kRows, 65537});
-        a.weight = make_tensor(ptr(kW), DType::bf16, {65537});
+        a.input = make_tensor(ptr(kIn), DType::bf16, {kRows, 262145});
+        a.weight = make_tensor(ptr(kW), DType::bf16, {262145});
         rms(a);
       },
-      Kind::Unsupported, {"input", "65537", "65536"});
+      Kind::Unsupported, {"input", "262145", "262144"});
   expect_rejected(
       [] {
         FusedAddRmsnormArgs a = good_fused();
-        a.input = make_tensor(ptr(kIn), DType::bf16, {kRows, 65537});
-        a.residual = make_tensor(ptr(kRes), DType::bf16, {kRows, 65537});
-        a.weight = make_tensor(ptr(kW), DType::bf16, {65537});
+        a.input = make_tensor(ptr(kIn), DType::bf16, {kRows, 262145});
+        a.residual = make_tensor(ptr(kRes), DType::bf16, {kRows, 262145});
+        a.weight = make_tensor(ptr(kW), DType::bf16, {262145});
         fused(a);
       },
-      Kind::Unsupported, {"input", "65537", "65536"});
+      Kind::Unsupported, {"input", "262145", "262144"});
 }
 
 TEST_CASE("validation: weight shape, dtype and device", "[validation]") {
@@ -486,10 +486,10 @@ TEST_CASE("C ABI: status codes and normjit_last_error", "[validation][c_api]") {
         NORMJIT_ERROR_INVALID_ARGUMENT);
   CHECK_THAT(normjit_last_error(), Catch::Contains("residual") && Catch::Contains("NULL"));
 
-  const normjit_tensor big = c_tensor(kIn, NORMJIT_BF16, {1, 65537});
-  const normjit_tensor big_w = c_tensor(kW, NORMJIT_BF16, {65537});
+  const normjit_tensor big = c_tensor(kIn, NORMJIT_BF16, {1, 262145});
+  const normjit_tensor big_w = c_tensor(kW, NORMJIT_BF16, {262145});
   CHECK(normjit_rmsnorm(&big, &big_w, 1e-6, nullptr, nullptr, -1) == NORMJIT_ERROR_UNSUPPORTED);
-  CHECK_THAT(normjit_last_error(), Catch::Contains("65537"));
+  CHECK_THAT(normjit_last_error(), Catch::Contains("262145"));
 
   // Zero rows: success, and the last error is cleared.
   const normjit_tensor empty = c_tensor(kIn, NORMJIT_BF16, {0, kHidden});

@@ -17,7 +17,7 @@ using normjit::Op;
 
 namespace {
 
-const std::int64_t kHidden[] = {1, 3, 64, 100, 111, 128, 2048, 3584, 4096, 5120, 7168, 8192, 16384, 65536};
+const std::int64_t kHidden[] = {1, 3, 64, 100, 111, 128, 2048, 3584, 4096, 5120, 7168, 8192, 16384, 32768, 65536, 131072, 262144};
 const std::int64_t kRows[] = {0, 1, 7, 128, 1000, 4097};
 const std::pair<DType, DType> kDtypes[] = {{DType::bf16, DType::bf16},
                                            {DType::bf16, DType::f32},
