@@ -7,6 +7,7 @@
 
 #include "rms_case.hpp"
 #include "support/gpu.hpp"
+#include "heuristics.hpp"
 #include "op_registry.hpp"
 #include "runtime.hpp"
 #include "support/reference.hpp"
@@ -218,6 +219,57 @@ TEST_CASE("forced configs: every residency with narrow and wide row groups", "[g
           normjit::detail::set_config_override(nullptr);
         }
       }
+    }
+  }
+}
+
+TEST_CASE("forced configs: every load policy with held and re-read rows", "[gpu][rmsnorm][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  for (Op op : normjit::all_ops()) {
+    const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+    for (int loads = 0; loads <= 3; ++loads) {
+      for (int residency : {0, 2}) {
+        normjit::detail::ConfigOverride o;
+        o.loads = loads;
+        o.residency = residency;
+        normjit::detail::set_config_override(&o);
+        for (std::int64_t hidden : {4096, 8192}) {
+          for (std::int64_t rows : {1, 7, 1000}) {
+            RmsCase c;
+            c.op = op;
+            c.dtype = rows == 7 ? DType::f16 : DType::bf16;
+            c.weight_dtype = rows == 1 ? DType::f32 : c.dtype;
+            c.rows = rows;
+            c.hidden = hidden;
+            c.form = fused ? OutForm::InPlace : OutForm(rows % 3);
+            c.strided = rows == 1000;
+            INFO(c.describe() << " loads " << loads << " residency " << residency);
+            CHECK(run_rms_case(c, rng) == "");
+          }
+        }
+        normjit::detail::set_config_override(nullptr);
+      }
+    }
+  }
+}
+
+// Many rows select another kernel than few (heuristics.cpp: kBulkRows*); both are checked here
+// at the row counts that select them, with the default configs.
+TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") {
+  use_device0();
+  auto rng = fresh_rng();
+  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm}) {
+    const bool fused = op == Op::fused_add_rmsnorm;
+    const std::int64_t bulk = fused ? normjit::detail::kBulkRowsFusedAdd : normjit::detail::kBulkRowsRmsnorm;
+    for (std::int64_t rows : {bulk - 1, bulk}) {
+      RmsCase c;
+      c.op = op;
+      c.rows = rows;
+      c.hidden = 8192;
+      c.form = fused ? OutForm::InPlace : OutForm::Separate;
+      INFO(c.describe());
+      CHECK(run_rms_case(c, rng) == "");
     }
   }
 }
