@@ -293,8 +293,19 @@ int run_bench(const BenchArgs& a) {
           ShapeBench b(sh, rng, a.pdl, s);
           std::vector<detail::ConfigOverride> variants;
           if (a.sweep) {
-            // Threads per row from 16 vectors per thread down to one; every residency.
-            const std::int64_t vectors = sh.H / detail::vector_width(sh.H, dtype_size(dt), 0);
+            // Threads per row from 16 vectors per thread down to one; every residency; the load
+            // policies that fit the residency (plain or streaming for a row read once, plain or
+            // L2-hinted for a re-read one) unless --config fixes one.
+            const detail::Arch arch = detail::Runtime::get().device_arch(0);
+            const std::int64_t vec = detail::vector_width(sh.H, dtype_size(dt), 0);
+            auto add_loads = [&](detail::ConfigOverride o, int residency) {
+              for (int l : residency == 2 ? std::initializer_list<int>{0, 3} : std::initializer_list<int>{0, 1}) {
+                if (forced.loads >= 0 && l != forced.loads) continue;
+                o.loads = l;
+                variants.push_back(o);
+              }
+            };
+            const std::int64_t vectors = sh.H / vec;
             for (std::int64_t tpr = 1; tpr <= std::min<std::int64_t>(1024, vectors); tpr *= 2) {
               if (vectors / tpr > 16) continue;
               for (int res = 0; res <= 2; ++res) {
@@ -302,31 +313,56 @@ int run_bench(const BenchArgs& a) {
                 o.threads_per_row = int(tpr);
                 o.rows_per_block = 0;
                 o.residency = res;
+                if (!forced.cluster) o.cluster = 1;  // one CTA per row (clusters: below)
                 // No occupancy floor, and the most blocks an SM holds (32 registers a thread):
                 // the latter only where a thread holds <= 2 vectors; with more, it spills and
                 // runs 2-10x slower (H200 sweep), which only costs sweep time.
                 const int block = int(tpr >= 128 ? tpr : 128);
-                for (int minb : {0, detail::Runtime::get().device_arch(0).max_threads_per_sm() / block}) {
+                for (int minb : {0, arch.max_threads_per_sm() / block}) {
                   if (minb && (vectors + tpr - 1) / tpr > 2) continue;
                   if (forced.min_blocks >= 0 && minb != forced.min_blocks) continue;
                   o.min_blocks = minb;
-                  variants.push_back(o);
+                  add_loads(o, res);
                 }
               }
             }
-            // Rows split over a thread-block cluster (sm_90+), each CTA with its own heuristic
-            // threads and residency.
-            if (detail::Runtime::get().device_arch(0).cc >= 90 && !forced.threads_per_row) {
+            // Rows split over a thread-block cluster (sm_90+). Rows one CTA holds well (<= 2048
+            // vectors) try 2, 4 and 8 CTAs with the heuristic's per-CTA shape; wider rows every
+            // CTA shape: 128-1024 threads holding up to 16 vectors of the share, held or
+            // re-read, with and without a 64-register bound (the cluster code costs registers).
+            if (arch.cc >= 90 && !forced.threads_per_row && vectors <= 2048) {
               for (int n = 2; n <= detail::kMaxCluster; n *= 2) {
                 detail::ConfigOverride o = forced;
                 o.cluster = n;
                 variants.push_back(o);
+              }
+            } else if (arch.cc >= 90 && !forced.threads_per_row) {
+              for (int n = 2; n <= detail::kMaxCluster; n *= 2) {
+                if (sh.H % (vec * n) != 0) continue;
+                const std::int64_t share = vectors / n;
+                for (std::int64_t tpr = 128; tpr <= 1024; tpr *= 2) {
+                  if (share / tpr > 16 || tpr > share) continue;
+                  for (int res : {0, 2}) {
+                    std::vector<int> floors{0};
+                    if (tpr <= 512) floors.push_back(int(1024 / tpr));  // at most 64 registers
+                    for (int minb : floors) {
+                      if (forced.min_blocks >= 0 && minb != forced.min_blocks) continue;
+                      detail::ConfigOverride o = forced;
+                      o.cluster = n;
+                      o.threads_per_row = int(tpr);
+                      o.residency = res;
+                      o.min_blocks = minb;
+                      add_loads(o, res);
+                    }
+                  }
+                }
               }
             }
           } else {
             variants.push_back(forced);
           }
           double best_us = 1e300;
+          std::string best_label;
           for (const detail::ConfigOverride& o : variants) {
             detail::set_config_override(a.config.empty() && !a.sweep ? nullptr : &o);
             std::string label;
@@ -343,6 +379,7 @@ int run_bench(const BenchArgs& a) {
             if (a.sweep && !(median(us) > 1.5 * best_us))
               us = time_samples(s, flush, a.reps, [&](int i) { b.call(i); }, /*warm_up=*/false);
             const double med = median(us);
+            if (med < best_us) best_label = label;
             best_us = std::min(best_us, med);
             const double gbs = b.bytes() / (med * 1e-6) / 1e9;
             fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%\n",
@@ -350,6 +387,9 @@ int run_bench(const BenchArgs& a) {
                        100.0 * gbs / copy_gbs);
           }
           detail::set_config_override(nullptr);
+          if (a.sweep && !best_label.empty())
+            fmt::print("best: {} {} {}x{} {} {:.2f} us (heuristic: {})\n", opn, dtn, sh.T, sh.H, best_label,
+                       best_us, config_label(sh));
         }
       }
     }
