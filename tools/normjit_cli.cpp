@@ -358,7 +358,8 @@ int main(int argc, char** argv) {
   bench->add_option("--config", ba.config, "Force config fields: tpr=N,rpb=N,vec=N,residency=0|1|2,minb=N,loads=0|1|2|3,cluster=N");
   bench->add_flag("--sweep", ba.sweep, "Time every valid threads-per-row x residency x occupancy floor x load policy (and cluster split on sm_90+) per shape; ends with the best");
   bench->add_flag("--latency", latency,
-                  "First-call (cold/disk) latency, host cost per call, per-launch time in a graph");
+                  "First-call (cold/disk) latency, host cost per call, per-launch time in a graph "
+                  "(with --config: for that forced config)");
   for (CLI::App* sub : {info, pw, bench})
     sub->add_option("--cache-dir", cache_dir, "Cache root");
   tools::CacheCommand cache_cmd(app, &cache_dir);
@@ -369,7 +370,7 @@ int main(int argc, char** argv) {
     if (info->parsed()) return cmd_info(info_json);
     if (pw->parsed()) return cmd_prewarm(pa);
     if (cache_cmd.parsed()) return cache_cmd.run();
-    if (bench->parsed()) return latency ? tools::run_latency() : tools::run_bench(ba);
+    if (bench->parsed()) return latency ? tools::run_latency(ba.config) : tools::run_bench(ba);
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {
