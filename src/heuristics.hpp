@@ -4,7 +4,6 @@
 
 namespace normjit::detail {
 
-// Largest row the register-resident RMSNorm kernel holds: 1024 threads x 64 fp32 values.
 // Widest row the RMSNorm family takes (spec rmsnorm.md: MUST 65536, SHOULD 262144). Rows wider
 // than one block holds well are split over a thread-block cluster on sm_90+ and re-read from L2
 // (residency 2) elsewhere.
