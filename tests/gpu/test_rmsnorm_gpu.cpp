@@ -66,6 +66,22 @@ void sweep(Op op) {
   CHECK(failures == 0);
 }
 
+// A case for the forced-config tests: dtypes, output form and strides vary with the row count,
+// so that each forced config meets bf16 and f16 (odd rows > 1), an fp32 weight (one row),
+// every output form, and strided rows (200 and more).
+RmsCase varied_case(Op op, std::int64_t rows, std::int64_t hidden) {
+  const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+  RmsCase c;
+  c.op = op;
+  c.dtype = rows > 1 && rows % 2 == 1 ? DType::f16 : DType::bf16;
+  c.weight_dtype = rows == 1 ? DType::f32 : c.dtype;
+  c.rows = rows;
+  c.hidden = hidden;
+  c.form = fused ? OutForm::InPlace : OutForm(rows % 3);
+  c.strided = rows >= 200;
+  return c;
+}
+
 }  // namespace
 
 TEST_CASE("rmsnorm matches the float64 reference", "[gpu][rmsnorm]") { sweep(Op::rmsnorm); }
@@ -227,7 +243,6 @@ TEST_CASE("forced configs: every load policy with held and re-read rows", "[gpu]
   use_device0();
   auto rng = fresh_rng();
   for (Op op : normjit::all_ops()) {
-    const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
     for (int loads = 0; loads <= 3; ++loads) {
       for (int residency : {0, 2}) {
         normjit::detail::ConfigOverride o;
@@ -236,14 +251,7 @@ TEST_CASE("forced configs: every load policy with held and re-read rows", "[gpu]
         normjit::detail::set_config_override(&o);
         for (std::int64_t hidden : {4096, 8192}) {
           for (std::int64_t rows : {1, 7, 1000}) {
-            RmsCase c;
-            c.op = op;
-            c.dtype = rows == 7 ? DType::f16 : DType::bf16;
-            c.weight_dtype = rows == 1 ? DType::f32 : c.dtype;
-            c.rows = rows;
-            c.hidden = hidden;
-            c.form = fused ? OutForm::InPlace : OutForm(rows % 3);
-            c.strided = rows == 1000;
+            const RmsCase c = varied_case(op, rows, hidden);
             INFO(c.describe() << " loads " << loads << " residency " << residency);
             CHECK(run_rms_case(c, rng) == "");
           }
@@ -288,15 +296,8 @@ TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnor
         normjit::detail::set_config_override(&o);
         for (std::int64_t hidden : {2048, 16384, 65536}) {
           for (std::int64_t rows : {1, 5, 200}) {
-            RmsCase c;
-            c.op = op;
-            c.dtype = rows == 5 ? DType::f16 : DType::bf16;
-            c.weight_dtype = rows == 1 ? DType::f32 : c.dtype;
-            c.rows = rows;
-            c.hidden = hidden;
+            RmsCase c = varied_case(op, rows, hidden);
             if (!fused && rows == 5) c.heads = 3;  // per-head rows, non-flat input
-            c.form = fused ? OutForm::InPlace : OutForm(rows % 3);
-            c.strided = rows == 200;
             INFO(c.describe() << " cluster " << cluster << " residency " << residency);
             if (cc < 90) {
               // Clusters need sm_90+: a clear error, nothing launched.
