@@ -11,7 +11,9 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <catch2/catch.hpp>
 #include <chrono>
+#include <optional>
 #include <cstring>
 #include <fmt/format.h>
 #include <functional>
@@ -104,15 +106,18 @@ inline std::vector<std::string> warnings(const std::string& output) {
   return cputest::lines_starting_with(output, "normjit warning:");
 }
 
+// The config ops and prewarm choose for one problem (weight: the activation dtype unless given).
 inline KernelConfig config(int cc, std::int64_t hidden = 4096, Op op = Op::rmsnorm,
-                           DType dtype = DType::bf16, bool rank3 = false) {
+                           DType dtype = DType::bf16, std::optional<DType> weight = std::nullopt,
+                           bool rank3 = false, int max_vec = 0) {
   ProblemSpec p;
   p.op = op;
   p.dtype = dtype;
-  p.weight_dtype = dtype;
+  p.weight_dtype = weight.value_or(dtype);
   p.hidden = hidden;
   p.rank3 = rank3;
-  return choose_config(p, 0, Arch{cc});
+  p.max_vec = max_vec;
+  return choose_config(p, max_vec, Arch{cc});
 }
 
 // What `normjit prewarm` builds for one problem of unknown rows: a kernel per row class.
@@ -173,7 +178,8 @@ inline std::string with_header(const std::string& file, const CacheEntryHeader& 
 
 inline CacheEntryHeader header_of(const std::string& file) {
   CacheEntryHeader h{};
-  if (file.size() >= sizeof h) std::memcpy(&h, file.data(), sizeof h);
+  REQUIRE(file.size() >= sizeof h);
+  std::memcpy(&h, file.data(), sizeof h);
   return h;
 }
 

@@ -76,7 +76,7 @@ std::set<std::string> listed_slugs(const nlohmann::json& ls) {
 const std::vector<KernelConfig>& six_configs() {
   static const std::vector<KernelConfig> v = {
       config(90, 4096), config(90, 8192), config(90, 4096, Op::fused_add_rmsnorm),
-      config(80, 4096), config(80, 2048, Op::gemma_rmsnorm), config(100, 128, Op::rmsnorm, DType::f16, true)};
+      config(80, 4096), config(80, 2048, Op::gemma_rmsnorm), config(100, 128, Op::rmsnorm, DType::f16, DType::f16, true)};
   return v;
 }
 

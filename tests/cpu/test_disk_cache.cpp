@@ -10,10 +10,8 @@
 #include <random>
 #include <regex>
 #include <sstream>
-#include <unordered_map>
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
+#include "cache_test_util.hpp"
 #include "cpu_test_util.hpp"
 #include "disk_cache.hpp"
 #include "heuristics.hpp"
@@ -24,24 +22,16 @@
 
 using namespace normjit;
 using namespace normjit::detail;
+using cachetest::config;  // the config ops and prewarm choose
+using cachetest::header_of;
+using cachetest::make_cache;
+using cachetest::reference;
+using cachetest::with_header;
 using cputest::contains;
 using cputest::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-KernelConfig config(int cc, std::int64_t hidden = 4096, Op op = Op::rmsnorm,
-                    DType dtype = DType::bf16, DType weight = DType::bf16, bool rank3 = false,
-                    int max_vec = 0) {
-  ProblemSpec p;
-  p.op = op;
-  p.dtype = dtype;
-  p.weight_dtype = weight;
-  p.hidden = hidden;
-  p.rank3 = rank3;
-  p.max_vec = max_vec;
-  return choose_config(p, max_vec, Arch{cc});  // what ops and prewarm use
-}
 
 // The build callback handed to the cache: compiles with NVRTC and counts its calls.
 struct CountingBuild {
@@ -54,37 +44,6 @@ struct CountingBuild {
     };
   }
 };
-
-// Reference binaries (NVRTC output is deterministic for a given source and options).
-const Binary& reference(const KernelConfig& c) {
-  static std::unordered_map<KernelConfig, Binary, KernelConfigHasher> cache;
-  auto it = cache.find(c);
-  if (it == cache.end()) it = cache.emplace(c, compile(c)).first;
-  return it->second;
-}
-
-DiskCache make_cache(const fs::path& root, bool offline = false) {
-  DiskCache::Options o;
-  o.root = root;
-  o.offline = offline;
-  return DiskCache(o, toolchain_fingerprint());
-}
-
-CacheEntryHeader header_of(const std::string& file) {
-  CacheEntryHeader h{};
-  REQUIRE(file.size() >= sizeof h);
-  std::memcpy(&h, file.data(), sizeof h);
-  return h;
-}
-
-// Re-hashes a modified header so that only the field the test changed is wrong.
-std::string with_header(const std::string& file, const CacheEntryHeader& h0) {
-  CacheEntryHeader h = h0;
-  h.header_hash = XXH3_64bits(&h, offsetof(CacheEntryHeader, header_hash));
-  std::string out = file;
-  std::memcpy(out.data(), &h, sizeof h);
-  return out;
-}
 
 void check_no_temp_files(const fs::path& root) {
   const auto tmp = cputest::files_containing(root, ".tmp.");
