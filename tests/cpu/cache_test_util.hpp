@@ -106,6 +106,21 @@ inline std::vector<std::string> warnings(const std::string& output) {
   return cputest::lines_starting_with(output, "normjit warning:");
 }
 
+// The single warning a child's output must hold (REQUIREs exactly one).
+inline std::string the_one_warning(const std::string& output) {
+  const std::vector<std::string> w = warnings(output);
+  REQUIRE(w.size() == 1);
+  return w[0];
+}
+
+// Whether a child started with its ChildSetup: false, with a WARN that the test is skipped,
+// where this machine does not permit the set-up (setuid).
+inline bool child_set_up(const njtest::ProcessResult& p) {
+  if (p.exit_code != kSetupFailed) return true;
+  WARN("skipped: setuid is not permitted here");
+  return false;
+}
+
 // The config ops and prewarm choose for one problem (weight: the activation dtype unless given).
 inline KernelConfig config(int cc, std::int64_t hidden = 4096, Op op = Op::rmsnorm,
                            DType dtype = DType::bf16, std::optional<DType> weight = std::nullopt,
