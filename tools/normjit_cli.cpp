@@ -213,6 +213,13 @@ int cmd_dry_run(const std::vector<ProblemSpec>& problems, const std::vector<std:
   return 0;
 }
 
+// A whole positive decimal number (a --hidden or --rows item).
+bool parse_positive(const std::string& s, std::int64_t* v) {
+  char* end = nullptr;
+  *v = std::strtoll(s.c_str(), &end, 10);
+  return end && *end == '\0' && *v > 0;
+}
+
 int cmd_prewarm(const PrewarmArgs& a) {
   if (a.list_manifests) return list_manifests();
   std::vector<ProblemSpec> problems;
@@ -234,20 +241,12 @@ int cmd_prewarm(const PrewarmArgs& a) {
     if (dts.empty()) dts = {DType::bf16};
     const auto wdts = split_list<DType>(a.weight_dtypes, "weight-dtype",
                                         [](const std::string& s, DType* d) { return parse_dtype(s, d); });
-    const auto hidden = split_list<std::int64_t>(a.hidden, "hidden", [](const std::string& s, std::int64_t* h) {
-      char* end = nullptr;
-      *h = std::strtoll(s.c_str(), &end, 10);
-      return end && *end == '\0' && *h > 0;
-    });
+    const auto hidden = split_list<std::int64_t>(a.hidden, "hidden", parse_positive);
     for (const ProblemSpec& p : expand_problems(ops, dts, wdts, hidden, a.rank3, a.max_vec)) problems.push_back(p);
   }
   if (!a.rows.empty()) {
     // Only the kernels calls of these row counts use (default: one per row class).
-    const auto rows = split_list<std::int64_t>(a.rows, "rows", [](const std::string& s, std::int64_t* r) {
-      char* end = nullptr;
-      *r = std::strtoll(s.c_str(), &end, 10);
-      return end && *end == '\0' && *r > 0;
-    });
+    const auto rows = split_list<std::int64_t>(a.rows, "rows", parse_positive);
     std::vector<ProblemSpec> with_rows;
     for (const ProblemSpec& p : problems)
       for (std::int64_t r : rows) {
