@@ -14,7 +14,8 @@ namespace normjit::detail {
 static_assert(std::is_trivially_copyable_v<NormParams>, "kernel parameters are copied bytewise");
 static_assert(sizeof(RowTensor) == 24 && sizeof(NormParams) == 104, "host/device params layout");
 
-void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device) {
+void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm_count, CUstream stream,
+                    LaunchArgs* out) {
   // A row split over a cluster takes `cluster` CTAs.
   const std::int64_t blocks = (p.rows + c.rows_per_block - 1) / c.rows_per_block * c.cluster;
   if (blocks > 0x7fffffff) {
@@ -22,37 +23,40 @@ void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions
                           fmt::format("normjit: {} rows need {} blocks, above the grid limit 2^31-1",
                                       p.rows, blocks));
   }
-  ScopedDeviceContext ctx(device);
-  Runtime& rt = Runtime::get();
-  CUstream stream = reinterpret_cast<CUstream>(opts.stream);
-  const LoadedKernel& k = rt.kernel(c, stream);
-
-  CUlaunchAttribute attrs[2];
-  CUlaunchConfig lc{};
+  CUlaunchConfig& lc = out->config;
+  lc = CUlaunchConfig{};
   lc.gridDimX = unsigned(blocks);
   lc.gridDimY = lc.gridDimZ = 1;
   lc.blockDimX = unsigned(c.block_threads());
   lc.blockDimY = lc.blockDimZ = 1;
   lc.sharedMemBytes = 0;
   lc.hStream = stream;
-  lc.attrs = attrs;
+  lc.attrs = out->attrs;
   lc.numAttrs = 0;
-  const bool pdl = c.arch.cc >= 90 && opts.enable_pdl.value_or(true);
   if (pdl) {
-    attrs[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    attrs[0].value.programmaticStreamSerializationAllowed = 1;
-    lc.numAttrs = 1;
+    CUlaunchAttribute& a = out->attrs[lc.numAttrs++];
+    a.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    a.value.programmaticStreamSerializationAllowed = 1;
   }
   if (c.cluster > 1) {
-    CUlaunchAttribute& a = attrs[lc.numAttrs++];
+    CUlaunchAttribute& a = out->attrs[lc.numAttrs++];
     a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     a.value.clusterDim.x = unsigned(c.cluster);
     a.value.clusterDim.y = a.value.clusterDim.z = 1;
   }
-  NormParams params = p;
-  if (pdl && blocks <= rt.sm_count(device)) params.flags |= kFlagEarlyTrigger;
-  void* args[] = {&params};
-  check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k.kernel), args, nullptr),
+  out->params = p;
+  if (pdl && blocks <= sm_count) out->params.flags |= kFlagEarlyTrigger;
+  out->args[0] = &out->params;
+}
+
+void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device) {
+  Runtime& rt = Runtime::get();
+  const bool pdl = c.arch.cc >= 90 && opts.enable_pdl.value_or(true);
+  LaunchArgs la;
+  prepare_launch(c, p, pdl, rt.sm_count(device), reinterpret_cast<CUstream>(opts.stream), &la);
+  ScopedDeviceContext ctx(device);
+  const LoadedKernel& k = rt.kernel(c, la.config.hStream);
+  check(driver().cuLaunchKernelEx(&la.config, reinterpret_cast<CUfunction>(k.kernel), la.args, nullptr),
         "cuLaunchKernelEx");
   rt.count_launch();
 }

@@ -14,6 +14,7 @@
 #include "cuda_driver.hpp"
 #include "normjit/normjit.hpp"
 #include "heuristics.hpp"
+#include "launch.hpp"
 #include "op_registry.hpp"
 #include "params.cuh"
 #include "runtime.hpp"
@@ -453,7 +454,7 @@ int run_latency(const std::string& config) {
     }
     return std::make_pair(median(per_a), median(per_b));
   };
-  const ProblemSpec ps{Op::rmsnorm, DType::bf16, DType::bf16, H, false, 0};
+  const ProblemSpec ps{Op::rmsnorm, DType::bf16, DType::bf16, H, false, 0, T};
   const detail::KernelConfig cfg = detail::choose_config(ps, 8, detail::Runtime::get().device_arch(0));
   const detail::LoadedKernel& k = detail::Runtime::get().kernel(cfg, s);
   NormParams p{};
@@ -463,23 +464,13 @@ int run_latency(const std::string& config) {
   p.rows = T;
   p.inner = 1;
   p.eps = 1e-6f;
-  // The same arguments as the library passes (launch.cpp: a one-wave grid triggers early).
-  const std::int64_t grid = (T + cfg.rows_per_block - 1) / cfg.rows_per_block;
-  if (grid <= detail::Runtime::get().sm_count(0)) p.flags |= kFlagEarlyTrigger;
-  CUlaunchAttribute attr{};
-  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-  attr.value.programmaticStreamSerializationAllowed = 1;
-  CUlaunchConfig lc{};
-  lc.gridDimX = unsigned((T + cfg.rows_per_block - 1) / cfg.rows_per_block);
-  lc.gridDimY = lc.gridDimZ = 1;
-  lc.blockDimX = unsigned(cfg.block_threads());
-  lc.blockDimY = lc.blockDimZ = 1;
-  lc.hStream = s;
-  lc.attrs = &attr;
-  lc.numAttrs = 1;
-  void* kargs[] = {&p};
+  // The launch the library makes for this call (launch.cpp), without the library around it.
+  detail::LaunchArgs la;
+  detail::prepare_launch(cfg, p, /*pdl=*/cfg.arch.cc >= 90, detail::Runtime::get().sm_count(0), s, &la);
   const auto [raw_us, api_us] = host_us(
-      [&] { check(d.cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k.kernel), kargs, nullptr), "launch"); },
+      [&] {
+        check(d.cuLaunchKernelEx(&la.config, reinterpret_cast<CUfunction>(k.kernel), la.args, nullptr), "launch");
+      },
       [&] { rmsnorm(args, o); });
 
   // Per-launch device time inside a CUDA graph of 100 chained in-place launches, with and
