@@ -87,6 +87,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768
   // rows, H200) and 71.8 against 79.3 us at 2048 rows.
   c.loads = info.residual && p.hidden >= 16384 ? 1 : 0;
+  // A cluster CTA needs ~8 registers more than the same share of a row in a plain CTA (rank,
+  // mapa, the cluster barrier): rmsnorm's 512-thread CTAs went from 64 to 72 registers, one CTA
+  // per SM instead of two, and 1024 x 32768 ran at 54 % of copy (H200) where the plain CTA with
+  // the same 2048 vectors runs at 97 %. Bound them to 64 registers (1024 threads per SM).
+  if (c.cluster > 1 && c.block_threads() <= 512) c.min_blocks = 1024 / c.block_threads();
   // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
   // hint on the first read and evict-first on the second (loads 3), which is what
   // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run:

@@ -369,6 +369,20 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 (few rows do not), with
   CHECK(kRowClasses[1] >= kBulkRowsFusedAdd);
 }
 
+TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[config][heuristics]") {
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  for (std::int64_t h : {24576, 32768, 65536, 131072, 262144}) {
+    p.hidden = h;
+    const KernelConfig c = choose_rms_norm(p, 0, Arch{90});
+    INFO(slug(c));
+    REQUIRE(c.cluster > 1);
+    CHECK(c.min_blocks == (c.block_threads() <= 512 ? 1024 / c.block_threads() : 0));
+  }
+  p.hidden = 16384;  // one CTA per row: no floor
+  CHECK(choose_rms_norm(p, 0, Arch{90}).min_blocks == 0);
+}
+
 TEST_CASE("hidden sizes outside 1..262144 are Unsupported", "[config][heuristics]") {
   for (Op op : all_ops()) {
     for (std::int64_t h : {std::int64_t(0), std::int64_t(262145), std::int64_t(-1),
