@@ -15,7 +15,7 @@
 // which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
 //   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kCluster, kResidency, kLoads (common.cuh:
-//   load_chunk)
+//   load_chunk), kStores (fused add: residual stores after all loads, or per item)
 //   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+)
 #pragma once
 #include "reduce.cuh"
@@ -96,9 +96,12 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
 
   float ss = 0.f;
   if constexpr (kKeep) {
-    // Every load of the row is issued before the first residual store: the compiler may not
-    // move a load of x or r past a store to r (it cannot prove they do not alias), so storing
-    // item by item would cost one memory round trip per item (SASS of the fused add on sm_90a).
+    // kStores 0: every load of the row is issued before the first residual store: the compiler
+    // may not move a load of x or r past a store to r (it cannot prove they do not alias), so
+    // storing item by item costs one memory round trip per item (SASS of the fused add on
+    // sm_90a) -- which a latency-bound call pays, while a bandwidth-bound one may prefer the
+    // fewer loads in flight of kStores 1 (per item).
+    constexpr bool kPerItem = Cfg::kResidual && Cfg::kStores == 1;
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
       if (active && in_row(it)) xs[it].template load_act<kOnce>(x_row + col_of(it));
@@ -111,8 +114,13 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
         if (in_row(it)) ws[it].load_cached(w + col_of(it));
         else ws[it].zero();
       }
+      if constexpr (kPerItem) {
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
+        if (active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), hs[it]);
+      }
     }
-    if constexpr (Cfg::kResidual) {
+    if constexpr (Cfg::kResidual && !kPerItem) {
 #pragma unroll
       for (int it = 0; it < kItems; ++it) {
 #pragma unroll

@@ -14,7 +14,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          vec == o.vec && threads_per_row == o.threads_per_row &&
          rows_per_block == o.rows_per_block && cluster == o.cluster &&
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
-         arch == o.arch;
+         stores == o.stores && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -26,7 +26,8 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                           std::uint64_t(c.loads & 0xf) << 60;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
-                           (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60));
+                           (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
+                           (std::uint64_t(c.stores) << 63));
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -39,7 +40,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 3},
+      {"schema", 4},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -53,6 +54,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"residency", residency_name(c.residency)},
       {"min_blocks", c.min_blocks},
       {"loads", loads_name(c.loads)},
+      {"stores", stores_name(c.stores)},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -83,6 +85,14 @@ const char* loads_name(int l) {
   }
 }
 
+const char* stores_name(int s) {
+  switch (s) {
+    case 0: return "after_loads";
+    case 1: return "per_item";
+    default: return "invalid";
+  }
+}
+
 std::string slug(const KernelConfig& c) {
   std::string s = fmt::format("{}{}-{}", op_name(c.op), c.rank3 ? "3d" : "", dtype_name(c.input_dtype));
   if (c.weight_dtype != c.input_dtype) s += fmt::format("-w{}", dtype_name(c.weight_dtype));
@@ -99,6 +109,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.residency != 0) s += c.residency == 1 ? "-lw" : "-reload";
   if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
   if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));
+  if (c.stores != 0) s += "-stitem";
   return s;
 }
 

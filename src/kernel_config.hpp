@@ -33,6 +33,10 @@ struct KernelConfig {
   // Cache policy of activation loads: 0 plain, 1 streaming (.cs), 2 L2 only (L1::no_allocate),
   // 3 L2 hints by pass (evict-last where the row is re-read, evict-first on its last read).
   std::int32_t loads = 0;
+  // Fused add with the row in registers (residency 0/1): 0 issues every load of the row before
+  // the first residual store; 1 stores each item's residual right after its add (fewer loads
+  // in flight per thread, stores spread over the row).
+  std::int32_t stores = 0;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -55,6 +59,7 @@ struct CacheKey {
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload"
 const char* loads_name(int loads);               // "plain", "stream", "l2", "hinted"
+const char* stores_name(int stores);             // "after_loads", "per_item"
 std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a

@@ -89,6 +89,11 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (o->loads >= 0) c.loads = o->loads;
   if (c.loads > 3)
     bad(fmt::format("loads {}: expected 0 (plain), 1 (stream), 2 (l2) or 3 (hinted)", c.loads));
+  if (o->stores >= 0) {
+    if (o->stores > 1) bad(fmt::format("stores {}: expected 0 (after loads) or 1 (per item)", o->stores));
+    if (o->stores && !info.residual) bad(fmt::format("stores {}: only the fused add stores a residual", o->stores));
+    c.stores = o->stores;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -34,6 +34,7 @@ struct ConfigOverride {
   int residency = -1;
   int min_blocks = -1;  // -1: the heuristic's; 0: none
   int loads = -1;       // -1: the heuristic's
+  int stores = -1;      // -1: the heuristic's (fused add only)
   int cluster = 0;      // CTAs per row (sm_90+); 0: the heuristic's
 };
 // Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not

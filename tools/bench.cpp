@@ -158,9 +158,10 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "residency") o.residency = v;
     else if (k == "minb" || k == "min_blocks") o.min_blocks = v;
     else if (k == "loads") o.loads = v;
+    else if (k == "stores") o.stores = v;
     else if (k == "cluster") o.cluster = v;
     else throw std::runtime_error("bench --config: unknown key " + k +
-                                  " (tpr, rpb, vec, residency, minb, loads, cluster)");
+                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster)");
   }
   return o;
 }
@@ -299,11 +300,17 @@ int run_bench(const BenchArgs& a) {
             // L2-hinted for a re-read one) unless --config fixes one.
             const detail::Arch arch = detail::Runtime::get().device_arch(0);
             const std::int64_t vec = detail::vector_width(sh.H, dtype_size(dt), 0);
+            // The fused add with its row in registers also tries both residual store orders.
+            const bool fused_op = detail::op_info(sh.op).residual;
             auto add_loads = [&](detail::ConfigOverride o, int residency) {
               for (int l : residency == 2 ? std::initializer_list<int>{0, 3} : std::initializer_list<int>{0, 1}) {
                 if (forced.loads >= 0 && l != forced.loads) continue;
                 o.loads = l;
-                variants.push_back(o);
+                for (int st : fused_op && residency < 2 ? std::initializer_list<int>{0, 1} : std::initializer_list<int>{-1}) {
+                  if (forced.stores >= 0 && st >= 0 && st != forced.stores) continue;
+                  if (st >= 0) o.stores = st;
+                  variants.push_back(o);
+                }
               }
             };
             const std::int64_t vectors = sh.H / vec;

@@ -92,6 +92,21 @@ std::vector<KernelConfig> configs_for(Op op) {
     c.min_blocks = 2048 / c.block_threads();
     out.push_back(c);
   }
+  // The fused add's per-item residual stores, with the weight early and late, for 2 and 4
+  // items a thread and a partial last item.
+  if (info.residual) {
+    for (int residency : {0, 1}) {
+      for (std::int64_t hidden : {4096, 5000}) {
+        ProblemSpec p;
+        p.op = op;
+        p.hidden = hidden;
+        KernelConfig c = info.choose(p, 0, Arch{residency ? 80 : 90});
+        c.residency = residency;
+        c.stores = 1;
+        out.push_back(c);
+      }
+    }
+  }
   for (int n : {2, 8}) {
     for (int cc : {90, 100}) {
       for (int residency : {-1, 2}) {
@@ -143,7 +158,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == 48);
+  CHECK(configs.size() == (op_info(op).residual ? 52u : 48u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2});

@@ -80,13 +80,13 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
         R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","rank3":false,"residency":"row+weight",)"
-        R"("rows_per_block":1,"schema":3,)"
+        R"("rows_per_block":1,"schema":4,"stores":"after_loads",)"
         R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16"})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","rank3":true,"residency":"reload",)"
-        R"("rows_per_block":4,"schema":3,)"
+        R"("rows_per_block":4,"schema":4,"stores":"after_loads",)"
         R"("threads_per_row":32,"vec":1,"weight_dtype":"f32"})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -96,7 +96,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "515a5be177d3fd8a4c93b584dd175556");
+  CHECK(k.hex() == "429c84ff1928c76f4dec1f31a35c80b9");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -166,6 +166,7 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"min_blocks=2", [](KernelConfig& c) { c.min_blocks = 2; }},
       {"loads=1", [](KernelConfig& c) { c.loads = 1; }},
       {"loads=2", [](KernelConfig& c) { c.loads = 2; }},
+      {"stores=1", [](KernelConfig& c) { c.stores = 1; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -213,7 +214,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   for (const auto& [k, v] : j.items()) fields.insert(k);
   CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "loads", "min_blocks", "op",
                                         "output_dtype", "rank3", "residency", "rows_per_block", "schema",
-                                        "threads_per_row", "vec", "weight_dtype"});
+                                        "stores", "threads_per_row", "vec", "weight_dtype"});
 }
 
 namespace {
@@ -452,7 +453,7 @@ TEST_CASE("Arch::parse rejects out-of-range numbers with ValidationError", "[con
   }
 }
 
-TEST_CASE("config overrides are validated (clusters, load policy, occupancy floor)", "[config]") {
+TEST_CASE("config overrides are validated (clusters, load policy, occupancy floor, store order)", "[config]") {
   ProblemSpec p;
   p.op = Op::fused_add_rmsnorm;
   p.dtype = DType::bf16;
@@ -506,4 +507,14 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   m.min_blocks = 2;
   CHECK(choose_with(m, 90).min_blocks == 2);
   rejects(m, 89, "exceed the 1536 threads");
+  ConfigOverride st;
+  st.stores = 1;
+  CHECK(choose_with(st, 90).stores == 1);
+  CHECK(slug(choose_with(st, 90)).find("-stitem") != std::string::npos);
+  st.stores = 2;
+  rejects(st, 90, "stores 2");
+  st.stores = 1;
+  p.op = Op::rmsnorm;
+  rejects(st, 90, "only the fused add");
+  p.op = Op::fused_add_rmsnorm;
 }

@@ -262,6 +262,36 @@ TEST_CASE("forced configs: every load policy with held and re-read rows", "[gpu]
   }
 }
 
+TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnorm][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm}) {
+    for (int stores : {0, 1}) {
+      for (int residency : {0, 1}) {
+        normjit::detail::ConfigOverride o;
+        o.stores = stores;
+        o.residency = residency;
+        normjit::detail::set_config_override(&o);
+        for (std::int64_t hidden : {4096, 5000}) {
+          for (std::int64_t rows : {1, 7, 1000}) {
+            RmsCase c;
+            c.op = op;
+            c.dtype = rows == 7 ? DType::f16 : DType::bf16;
+            c.weight_dtype = rows == 1 ? DType::f32 : c.dtype;
+            c.rows = rows;
+            c.hidden = hidden;
+            c.form = OutForm::InPlace;
+            c.strided = rows == 1000;
+            INFO(c.describe() << " stores " << stores << " residency " << residency);
+            CHECK(run_rms_case(c, rng) == "");
+          }
+        }
+        normjit::detail::set_config_override(nullptr);
+      }
+    }
+  }
+}
+
 // Many rows select another kernel than few (heuristics.cpp: kBulkRows*); both are checked here
 // at the row counts that select them, with the default configs.
 TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") {
