@@ -26,6 +26,17 @@ int threads_for(std::int64_t vectors) {
   return tpr;
 }
 
+int choose_min_blocks(const KernelConfig& c) {
+  // A cluster CTA needs ~8 registers more than the same share of a row in a plain CTA (rank,
+  // mapa, the cluster barrier): rmsnorm's 512-thread CTAs went from 64 to 72 registers, one CTA
+  // per SM instead of two, and 1024 x 32768 ran at 54 % of copy (H200) where the plain CTA with
+  // the same 2048 vectors runs at 97 %. Bound them to 64 registers (1024 threads per SM).
+  if (c.cluster > 1 && c.block_threads() <= 512) return 1024 / c.block_threads();
+  // Otherwise no floor: capping registers for full occupancy did not help where the row fits
+  // and spilled where it does not (H200 sweep, docs/benchmarks.md).
+  return 0;
+}
+
 int choose_residency(const KernelConfig& c, bool residual) {
   const int vectors = c.hidden / c.cluster / c.vec;
   const int items = (vectors + c.threads_per_row - 1) / c.threads_per_row;
@@ -81,17 +92,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
   c.residency = choose_residency(c, info.residual);
-  // No occupancy floor (min_blocks 0): capping registers for full occupancy did not help where
-  // the row fits and spilled where it does not (H200 sweep, docs/benchmarks.md).
+  c.min_blocks = choose_min_blocks(c);
   // Plain loads, except for the fused add with rows of >= 16384 elements, where each block holds
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768
   // rows, H200) and 71.8 against 79.3 us at 2048 rows.
   c.loads = info.residual && p.hidden >= 16384 ? 1 : 0;
-  // A cluster CTA needs ~8 registers more than the same share of a row in a plain CTA (rank,
-  // mapa, the cluster barrier): rmsnorm's 512-thread CTAs went from 64 to 72 registers, one CTA
-  // per SM instead of two, and 1024 x 32768 ran at 54 % of copy (H200) where the plain CTA with
-  // the same 2048 vectors runs at 97 %. Bound them to 64 registers (1024 threads per SM).
-  if (c.cluster > 1 && c.block_threads() <= 512) c.min_blocks = 1024 / c.block_threads();
   // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
   // hint on the first read and evict-first on the second (loads 3), which is what
   // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run:

@@ -26,6 +26,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& problem, int max_vec, Arch arch)
 // Register residency of a row (KernelConfig::residency) for a chosen shape.
 int choose_residency(const KernelConfig& c, bool residual);
 
+// Occupancy floor (KernelConfig::min_blocks) for a chosen shape: 0 except for cluster CTAs.
+int choose_min_blocks(const KernelConfig& c);
+
 // Widest power-of-two vector (elements) that divides `hidden` and is <= min(max_vec, 16 bytes).
 int vector_width(std::int64_t hidden, int elem_bytes, int max_vec);
 

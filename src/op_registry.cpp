@@ -85,7 +85,8 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
   c.residency = o->residency >= 0 ? o->residency : choose_residency(c, info.residual);
   if (c.residency > 2) bad(fmt::format("residency {}", c.residency));
-  if (o->min_blocks >= 0) c.min_blocks = o->min_blocks;
+  // The floor follows the overridden shape unless it is overridden too.
+  c.min_blocks = o->min_blocks >= 0 ? o->min_blocks : choose_min_blocks(c);
   if (o->loads >= 0) c.loads = o->loads;
   if (c.loads > 3)
     bad(fmt::format("loads {}: expected 0 (plain), 1 (stream), 2 (l2) or 3 (hinted)", c.loads));

@@ -487,6 +487,15 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   CHECK(c.rows_per_block == 1);
   CHECK(c.threads_per_row == threads_for(16384 / 4 / 8));
   CHECK(slug(c).find("-c4-") != std::string::npos);
+  // The occupancy floor follows the overridden shape: the heuristic's floor is for its own CTA
+  // size and kept as is could exceed an SM with the override's larger CTAs (found on the H200).
+  CHECK(c.min_blocks == choose_min_blocks(c));
+  CHECK(c.min_blocks * c.block_threads() <= 1024);
+  o.cluster = 2;
+  CHECK(choose_with(o, 90).min_blocks * choose_with(o, 90).block_threads() <= 1024);
+  o.cluster = 1;
+  CHECK(choose_with(o, 90).min_blocks == 0);
+  o.cluster = 4;
   rejects(o, 80, "need sm_90 or newer");
   o.cluster = 3;
   rejects(o, 90, "power of two");
