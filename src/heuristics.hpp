@@ -11,13 +11,16 @@ constexpr std::int64_t kMaxRmsHidden = 262144;
 // Most CTAs a row may be split over (the portable cluster size limit).
 constexpr int kMaxCluster = 8;
 // Row counts that pick every kernel the heuristics may choose for one problem: each op's choice
-// changes at most once with the row count (choose_rms_norm: kBulkRows*), so the fewest and the
-// most rows cover both sides. Prewarming a problem of unknown rows (ProblemSpec::rows 0) builds
+// changes at most once with the row count (choose_rms_norm: kBulkRows*, kPerItemStoreRows), so
+// the fewest and the most rows cover both sides. Prewarming a problem of unknown rows (ProblemSpec::rows 0) builds
 // one kernel per entry.
 constexpr std::int64_t kRowClasses[] = {1, std::int64_t(1) << 40};
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 512;
 constexpr std::int64_t kBulkRowsFusedAdd = 32768;
+// Row count from which the fused add stores its residual item by item (rows of <= 512 vectors,
+// where the re-read above never applies: still one switch per problem).
+constexpr std::int64_t kPerItemStoreRows = 8192;
 // Threads per row for `vectors` vectors: two per thread, at most 1024 threads.
 int threads_for(std::int64_t vectors);
 

@@ -83,10 +83,14 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (block < 32 || block > 1024) bad(fmt::format("block of {} threads", block));
   const int items = (c.hidden / c.cluster / c.vec + tpr - 1) / tpr;
   if (items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
-  c.residency = o->residency >= 0 ? o->residency : choose_residency(c, info.residual);
+  // Residency and occupancy floor follow an overridden shape; with the heuristic's shape they stay
+  // the heuristic's (which may depend on the row count), unless overridden themselves.
+  const bool reshaped = o->vec || o->cluster || o->threads_per_row || o->rows_per_block;
+  if (o->residency >= 0) c.residency = o->residency;
+  else if (reshaped) c.residency = choose_residency(c, info.residual);
   if (c.residency > 2) bad(fmt::format("residency {}", c.residency));
-  // The floor follows the overridden shape unless it is overridden too.
-  c.min_blocks = o->min_blocks >= 0 ? o->min_blocks : choose_min_blocks(c);
+  if (o->min_blocks >= 0) c.min_blocks = o->min_blocks;
+  else if (reshaped) c.min_blocks = choose_min_blocks(c);
   if (o->loads >= 0) c.loads = o->loads;
   if (c.loads > 3)
     bad(fmt::format("loads {}: expected 0 (plain), 1 (stream), 2 (l2) or 3 (hinted)", c.loads));
@@ -94,6 +98,8 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
     if (o->stores > 1) bad(fmt::format("stores {}: expected 0 (after loads) or 1 (per item)", o->stores));
     if (o->stores && !info.residual) bad(fmt::format("stores {}: only the fused add stores a residual", o->stores));
     c.stores = o->stores;
+  } else if (c.residency == 2) {
+    c.stores = 0;  // a re-read row stores its residual in the second pass either way
   }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,

@@ -24,7 +24,11 @@ def kept_configs():
         return []
     out = []
     for o in gc.get_objects():
-        if isinstance(o, CachingAutotuner):
+        try:
+            tuner = isinstance(o, CachingAutotuner)
+        except ReferenceError:  # a dead weak proxy among the objects
+            continue
+        if tuner:
             name = getattr(getattr(o, "fn", None), "__name__", "?")
             for launcher in getattr(o, "launchers", []) or []:
                 out.append((name, getattr(launcher, "config", launcher)))

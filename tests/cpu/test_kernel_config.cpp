@@ -344,7 +344,7 @@ TEST_CASE("heuristic picks the widest 16-byte vector for aligned tensors", "[con
   CHECK(choose_rms_norm(p, 0, Arch{90}).vec == 1);
 }
 
-TEST_CASE("many rows re-read 4096-8192-wide rows from L2 (few rows do not), within the kRowClasses bounds", "[config][heuristics]") {
+TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual per item (few rows do not), within the kRowClasses bounds", "[config][heuristics]") {
   ProblemSpec p;
   p.op = Op::rmsnorm;
   p.hidden = 8192;
@@ -365,9 +365,30 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 (few rows do not), with
   CHECK(pick(kBulkRowsFusedAdd).residency == 2);
   p.hidden = 4096;  // slower at 512 and 2048 rows
   CHECK(pick(kBulkRowsFusedAdd).residency != 2);
+  // Per-item residual stores for many rows of up to 512 vectors only.
+  CHECK(pick(kPerItemStoreRows - 1).stores == 0);
+  CHECK(pick(kPerItemStoreRows).stores == 1);
+  CHECK(slug(pick(kPerItemStoreRows)).find("-stitem") != std::string::npos);
+  p.hidden = 8192;
+  CHECK(pick(kPerItemStoreRows).stores == 0);
+  CHECK(pick(kBulkRowsFusedAdd).stores == 0);
+  p.hidden = 16384;
+  CHECK(pick(1 << 20).stores == 0);
+  // An override of the load policy alone keeps the heuristic's row-count choices.
+  p.hidden = 8192;
+  p.rows = kBulkRowsFusedAdd;
+  ConfigOverride o;
+  o.loads = 2;
+  set_config_override(&o);
+  const KernelConfig forced = choose_config(p, 0, Arch{90});
+  set_config_override(nullptr);
+  CHECK(forced.residency == 2);
+  CHECK(forced.loads == 2);
   // The class bounds reach both sides of every threshold.
   CHECK(kRowClasses[0] < kBulkRowsRmsnorm);
+  CHECK(kRowClasses[0] < kPerItemStoreRows);
   CHECK(kRowClasses[1] >= kBulkRowsFusedAdd);
+  CHECK(kRowClasses[1] >= kPerItemStoreRows);
 }
 
 TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[config][heuristics]") {

@@ -292,19 +292,24 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
   }
 }
 
-// Many rows select another kernel than few (heuristics.cpp: kBulkRows*); both are checked here
-// at the row counts that select them, with the default configs.
+// Many rows select another kernel than few (heuristics.cpp: kBulkRows*, kPerItemStoreRows); both
+// sides are checked here at the row counts that select them, with the default configs.
 TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") {
   use_device0();
   auto rng = fresh_rng();
-  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm}) {
-    const bool fused = op == Op::fused_add_rmsnorm;
-    const std::int64_t bulk = fused ? normjit::detail::kBulkRowsFusedAdd : normjit::detail::kBulkRowsRmsnorm;
-    for (std::int64_t rows : {bulk - 1, bulk}) {
+  struct Switch {
+    Op op;
+    std::int64_t hidden, rows;
+  };
+  for (const Switch& sw : {Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
+                           Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
+                           Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows}}) {
+    const bool fused = sw.op == Op::fused_add_rmsnorm;
+    for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
       RmsCase c;
-      c.op = op;
+      c.op = sw.op;
       c.rows = rows;
-      c.hidden = 8192;
+      c.hidden = sw.hidden;
       c.form = fused ? OutForm::InPlace : OutForm::Separate;
       INFO(c.describe());
       CHECK(run_rms_case(c, rng) == "");
