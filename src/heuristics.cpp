@@ -111,6 +111,31 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.residency = 2;
     c.loads = 3;
   }
+  // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
+  // split into 512-1024-thread CTAs holding the row ran at 62-77 % of copy at 1024 rows; what ran
+  // faster, H200, bf16, median us, default before / this, same run: rmsnorm, one CTA per row of
+  // up to 4096 vectors re-read from L2: 43.9/35.9 (hidden 32768); wider, 2048-vector shares on
+  // CTAs of 256 threads re-reading: 89.8/82.5 (65536), 194.7/162.0 (131072), 402.7/380.1
+  // (262144). Fused add, shares of <= 2048 vectors held on 512 threads with plain loads:
+  // 81.4/78.5 (32768), 173.5/150.9 (65536), 374.6/308.6 (131072) (its 4096-vector shares spill
+  // so: 1659 us at 262144), wider shares re-read on 256 threads: 914.8/832.2 (262144).
+  if (c.cluster > 1 && p.rows >= kBulkRowsWide) {
+    const std::int64_t row_vectors = p.hidden / c.vec;
+    if (!info.residual) {
+      if (row_vectors <= 4096) c.cluster = 1;
+      c.threads_per_row = c.cluster == 1 ? 1024 : 256;
+      c.residency = 2;
+    } else if (vectors <= 2048) {
+      c.threads_per_row = 512;
+      c.residency = 0;
+      c.loads = 0;
+    } else {
+      c.threads_per_row = 256;
+      c.residency = 2;
+    }
+    c.rows_per_block = 1;
+    c.min_blocks = choose_min_blocks(c);
+  }
   // The fused add's residual stores: after every load of the row (stores 0) by default, item by
   // item (stores 1) for many rows of up to 512 vectors, where more loads in flight matter less
   // than the stores' earlier drain. H200, bf16, median us, stores 0 / 1, same run: hidden 4096:

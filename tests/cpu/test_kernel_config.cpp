@@ -384,7 +384,30 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   set_config_override(nullptr);
   CHECK(forced.residency == 2);
   CHECK(forced.loads == 2);
+  // Many wide rows (sm_90+): rmsnorm re-reads, one CTA per row up to 4096 vectors, else
+  // 256-thread cluster CTAs; the fused add holds <= 2048-vector shares on 512 threads.
+  p.op = Op::rmsnorm;
+  p.hidden = 32768;
+  CHECK(pick(kBulkRowsWide - 1).cluster == 2);
+  CHECK(pick(kBulkRowsWide).cluster == 1);
+  CHECK(pick(kBulkRowsWide).residency == 2);
+  CHECK(pick(kBulkRowsWide).threads_per_row == 1024);
+  p.hidden = 131072;
+  CHECK(pick(kBulkRowsWide).cluster == 8);
+  CHECK(pick(kBulkRowsWide).threads_per_row == 256);
+  CHECK(pick(kBulkRowsWide).min_blocks == 4);
+  CHECK(pick(kBulkRowsWide).residency == 2);
+  p.op = Op::fused_add_rmsnorm;
+  p.hidden = 65536;
+  CHECK(pick(kBulkRowsWide).cluster == 4);
+  CHECK(pick(kBulkRowsWide).threads_per_row == 512);
+  CHECK(pick(kBulkRowsWide).residency == 0);
+  CHECK(pick(kBulkRowsWide).loads == 0);
+  p.hidden = 262144;
+  CHECK(pick(kBulkRowsWide).threads_per_row == 256);
+  CHECK(pick(kBulkRowsWide).residency == 2);
   // The class bounds reach both sides of every threshold.
+  CHECK(kRowClasses[0] < kBulkRowsWide);
   CHECK(kRowClasses[0] < kBulkRowsRmsnorm);
   CHECK(kRowClasses[0] < kPerItemStoreRows);
   CHECK(kRowClasses[1] >= kBulkRowsFusedAdd);

@@ -303,7 +303,11 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
   };
   for (const Switch& sw : {Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
-                           Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows}}) {
+                           Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
+                           Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
+                           Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
+                           Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
+                           Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide}}) {
     const bool fused = sw.op == Op::fused_add_rmsnorm;
     for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
       RmsCase c;
