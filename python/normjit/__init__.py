@@ -14,7 +14,7 @@ from ._errors import (
 from . import norm
 from .norm import fused_add_rmsnorm, gemma_fused_add_rmsnorm, gemma_rmsnorm, rmsnorm
 
-__version__ = "0.2.0"
+from ._version import __version__
 
 __all__ = [
     "rmsnorm",

@@ -20,10 +20,13 @@ import warnings
 from typing import List, Optional, Tuple
 
 from ._errors import NormjitLibraryError, error_for_status
+from ._version import __version__
 
 ENV_VAR = "NORMJIT_LIBRARY"
 PACKAGE_LIB_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_lib")
-ABI_VERSION = (0, 1)  # major.minor of the C ABI this binding was written against
+# major.minor of the C ABI this binding was written against: the package's own (it was a copy that
+# stayed at 0.1 when the library went to 0.2, so every load warned).
+ABI_VERSION = tuple(int(p) for p in __version__.split(".")[:2])
 MAX_DIMS = 8
 # Names handed to the system loader (dlopen) when neither NORMJIT_LIBRARY nor normjit/_lib/ has one.
 SYSTEM_NAMES = (f"libnormjit.so.{ABI_VERSION[0]}.{ABI_VERSION[1]}", "libnormjit.so")

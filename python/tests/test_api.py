@@ -154,6 +154,13 @@ def test_library_loads_and_reports_version():
     v = normjit.library_version()
     assert v.split(".")[:2] == normjit.__version__.split(".")[:2]
     assert os.path.exists(normjit.library_path())
+    # A matching library loads without the version warning.
+    r = subprocess.run([sys.executable, "-W", "error::RuntimeWarning", "-c",
+                        "import normjit; print(normjit.library_version())"],
+                       capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=PACKAGE_ROOT, NORMJIT_LIBRARY=normjit.library_path()))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == v
 
 
 @needs_library
