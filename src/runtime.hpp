@@ -76,6 +76,9 @@ class Runtime {
   std::array<CUdevice, kMaxDevices> handles_{};
 
   std::atomic<std::uint64_t> memory_hits_{0}, disk_hits_{0}, compiles_{0}, launches_{0};
+  // Bumped when loaded kernels are dropped (reset_memory_cache): it retires every thread's
+  // recent-kernel entries (runtime.cpp: RecentKernels).
+  std::atomic<std::uint64_t> generation_{1};
 };
 
 // Makes a context of `device` current for the scope: the caller's current context when it

@@ -90,12 +90,16 @@ void Validator::weight(const char* arg, const TensorView& w, std::int64_t hidden
 void Validator::rows_disjoint(const char* arg, const TensorView& t) const {
   // Sort the non-trivial dims by stride; each stride must step over everything the faster
   // dims cover, which is exactly "no two elements share an address".
-  std::vector<std::pair<std::int64_t, std::int64_t>> dims;  // (stride, size)
+  // On the stack: this runs on every call, where a heap vector cost a malloc and a free.
+  std::pair<std::int64_t, std::int64_t> dims[kMaxDims];  // (stride, size)
+  int n = 0;
   for (int i = 0; i < t.ndim; ++i)
-    if (t.shape[i] > 1) dims.push_back({t.stride[i], t.shape[i]});
-  std::sort(dims.begin(), dims.end());
+    if (t.shape[i] > 1) dims[n++] = {t.stride[i], t.shape[i]};
+  for (int i = 1; i < n; ++i)  // insertion sort: at most kMaxDims entries
+    for (int j = i; j > 0 && dims[j] < dims[j - 1]; --j) std::swap(dims[j], dims[j - 1]);
   std::int64_t extent = 1;
-  for (auto [stride, size] : dims) {
+  for (int i = 0; i < n; ++i) {
+    const auto [stride, size] = dims[i];
     if (stride < extent)
       fail(Kind::InvalidArgument, arg,
            "expected a layout whose elements do not overlap (it is written), got shape {} with "
