@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -303,10 +304,15 @@ int run_bench(const BenchArgs& a) {
             // The fused add with its row in registers also tries both residual store orders.
             const bool fused_op = detail::op_info(sh.op).residual;
             auto add_loads = [&](detail::ConfigOverride o, int residency) {
-              for (int l : residency == 2 ? std::initializer_list<int>{0, 3} : std::initializer_list<int>{0, 1}) {
+              // Arrays, not a ?: of initializer lists: those lists' arrays die with the
+              // full-expression, and the sweep read 0, 0 for both (it never timed loads 1|3 or
+              // stores 1; found in the fourth H200 run's duplicate rows).
+              const std::array<int, 2> loads = residency == 2 ? std::array<int, 2>{0, 3} : std::array<int, 2>{0, 1};
+              const std::vector<int> stores = fused_op && residency < 2 ? std::vector<int>{0, 1} : std::vector<int>{-1};
+              for (int l : loads) {
                 if (forced.loads >= 0 && l != forced.loads) continue;
                 o.loads = l;
-                for (int st : fused_op && residency < 2 ? std::initializer_list<int>{0, 1} : std::initializer_list<int>{-1}) {
+                for (int st : stores) {
                   if (forced.stores >= 0 && st >= 0 && st != forced.stores) continue;
                   if (st >= 0) o.stores = st;
                   variants.push_back(o);
