@@ -274,14 +274,7 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
         normjit::detail::set_config_override(&o);
         for (std::int64_t hidden : {4096, 5000}) {
           for (std::int64_t rows : {1, 7, 1000}) {
-            RmsCase c;
-            c.op = op;
-            c.dtype = rows == 7 ? DType::f16 : DType::bf16;
-            c.weight_dtype = rows == 1 ? DType::f32 : c.dtype;
-            c.rows = rows;
-            c.hidden = hidden;
-            c.form = OutForm::InPlace;
-            c.strided = rows == 1000;
+            const RmsCase c = varied_case(op, rows, hidden);
             INFO(c.describe() << " stores " << stores << " residency " << residency);
             CHECK(run_rms_case(c, rng) == "");
           }
