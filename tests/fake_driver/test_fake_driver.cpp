@@ -11,6 +11,7 @@
 #include <cstring>
 #include <algorithm>
 #include <filesystem>
+#include <thread>
 #include <vector>
 
 #include "fake_driver/fake_libcuda.h"
@@ -146,6 +147,25 @@ TEST_CASE("the fused add passes its residual, and a repeated call reuses the loa
   CHECK(p.residual.ptr == ptr(kRes));
   CHECK(p.out.ptr == ptr(kIn));  // in place
   CHECK(p.eps == 1e-5f);
+}
+
+TEST_CASE("reset_memory_cache retires every thread's recent kernels", "[launch]") {
+  const RmsnormArgs a = rms_args(2, 3072);
+  rmsnorm(a);
+  const long loaded = fake().libraries();
+  rmsnorm(a);  // from this thread's recent kernels
+  CHECK(fake().libraries() == loaded);
+  reset_memory_cache();
+  rmsnorm(a);  // must load again (from disk), not use the unloaded kernel
+  CHECK(fake().libraries() == loaded + 1);
+  // Another thread sees the reset too.
+  std::thread([&] { rmsnorm(a); }).join();
+  reset_memory_cache();
+  std::thread([&] {
+    const long before = fake().libraries();
+    rmsnorm(a);
+    CHECK(fake().libraries() == before + 1);
+  }).join();
 }
 
 TEST_CASE("bad arguments launch nothing", "[launch]") {
