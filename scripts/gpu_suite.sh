@@ -3,7 +3,8 @@
 #   1. configure + build (deps from .devdeps/ when present: ../shared/device/fetch-deps.sh)
 #   2. the prewarmed-cache check: cache/prewarmed (filled with `normjit prewarm --arch sm_90`
 #      on a machine without a GPU) must serve every call with NORMJIT_OFFLINE=1
-#   3. every ctest with label gpu, on a fresh cache
+#   3. the library's own host cost per call (tests/fake_driver [.hostcost]); every ctest with
+#      label gpu, on a fresh cache
 #   4. `normjit bench --latency` and a short `normjit bench` table
 # Logs go to $OUT (or ./gpu-out); the last lines are a summary.
 set -uo pipefail
@@ -15,7 +16,7 @@ status=0
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader | tee "$out/gpu.txt"
 
 t0=$(date +%s)
-if gpu_build "" normjit normjit_cli test_gpu test_multigpu; then
+if gpu_build "" normjit normjit_cli test_gpu test_multigpu test_fake_driver; then
   summary+=("build: ok in $(( $(date +%s) - t0 )) s")
 else
   echo "SUMMARY: build failed"
@@ -39,6 +40,11 @@ fi
 t0=$(date +%s.%N)
 "$build/normjit" prewarm --manifest llama-3.1-70b --cache-dir "$(mktemp -d)" | tail -1 >"$out/prewarm70b.txt"
 summary+=("prewarm llama-3.1-70b on this host (cold cache): $(cat "$out/prewarm70b.txt")")
+
+# The library's own host cost per call on this host's CPU, against a stand-in driver (warm and
+# with the caches flushed before each call; `normjit bench --latency` below has the real launch).
+"$build/tests/fake_driver/test_fake_driver" "[.hostcost]" -s 2>&1 | grep '^host cost' | tee "$out/hostcost.txt"
+summary+=("$(cat "$out/hostcost.txt")")
 
 cache=$(mktemp -d)
 t0=$(date +%s)
