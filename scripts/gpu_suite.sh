@@ -43,7 +43,7 @@ summary+=("prewarm llama-3.1-70b on this host (cold cache): $(cat "$out/prewarm7
 
 # The library's own host cost per call on this host's CPU, against a stand-in driver (warm and
 # with the caches flushed before each call; `normjit bench --latency` below has the real launch).
-"$build/tests/fake_driver/test_fake_driver" "[.hostcost]" -s 2>&1 | grep '^host cost' | tee "$out/hostcost.txt"
+"$build/tests/fake_driver/test_fake_driver" "[.hostcost]" -s 2>&1 | grep '^host cost per call' | tee "$out/hostcost.txt"
 summary+=("$(cat "$out/hostcost.txt")")
 
 cache=$(mktemp -d)
