@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cpu_test_util.hpp"
+#include "support/fake_addresses.hpp"
 #include "normjit/normjit.h"
 #include "normjit/normjit.hpp"
 
@@ -19,14 +20,13 @@ using Kind = ValidationError::Kind;
 
 namespace {
 
-constexpr std::uintptr_t kIn = 0x7f0000000000;   // fake device addresses, far apart
-constexpr std::uintptr_t kW = 0x7f1000000000;
-constexpr std::uintptr_t kOut = 0x7f2000000000;
-constexpr std::uintptr_t kRes = 0x7f3000000000;
+using njtest::kIn;
+using njtest::kOut;
+using njtest::kRes;
+using njtest::kW;
+using njtest::ptr;
 constexpr std::int64_t kRows = 4;
 constexpr std::int64_t kHidden = 4096;
-
-void* ptr(std::uintptr_t a) { return reinterpret_cast<void*>(a); }
 
 RmsnormArgs good_rms() {
   RmsnormArgs a;

@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstring>
 #include <algorithm>
-#include <filesystem>
 #include <thread>
 #include <vector>
 
@@ -21,16 +20,18 @@
 #include "normjit/ops.hpp"
 #include "op_registry.hpp"
 #include "runtime.hpp"
+#include "support/fake_addresses.hpp"
 #include "support/process.hpp"
 
 using namespace normjit;
 
 namespace {
 
-// Fake device addresses, far apart and 256-byte aligned; the fake driver never dereferences.
-constexpr std::uintptr_t kIn = 0x7f0000000000, kOut = 0x7f4000000000, kRes = 0x7f8000000000,
-                         kW = 0x7fc000000000;
-void* ptr(std::uintptr_t a) { return reinterpret_cast<void*>(a); }
+using njtest::kIn;
+using njtest::kOut;
+using njtest::kRes;
+using njtest::kW;
+using njtest::ptr;
 
 struct Fake {
   FakeLastLaunchFn last;
@@ -230,13 +231,7 @@ TEST_CASE("host cost of a steady-state call", "[.hostcost]") {
 }
 
 int main(int argc, char** argv) {
-  const std::string cache = njtest::make_temp_dir("fake-driver-cache");
-  ::setenv("NORMJIT_CACHE_DIR", cache.c_str(), 1);
-  ::setenv("NORMJIT_LIBCUDA", FAKE_LIBCUDA_PATH, 1);
-  ::unsetenv("NORMJIT_OFFLINE");
-  ::unsetenv("FAKE_CUDA_CC");
-  const int rc = Catch::Session().run(argc, argv);
-  std::error_code ec;
-  std::filesystem::remove_all(cache, ec);
-  return rc;
+  ::unsetenv("FAKE_CUDA_CC");  // the fake's default device: sm_90, as the tests expect
+  return njtest::run_hermetic("fake-driver-cache", FAKE_LIBCUDA_PATH,
+                             [&] { return Catch::Session().run(argc, argv); });
 }

@@ -71,4 +71,15 @@ std::string make_temp_dir(const std::string& tag) {
   return tmpl;
 }
 
+int run_hermetic(const std::string& cache_tag, const std::string& libcuda, const std::function<int()>& session) {
+  const std::string cache = make_temp_dir(cache_tag);
+  ::setenv("NORMJIT_CACHE_DIR", cache.c_str(), 1);
+  ::setenv("NORMJIT_LIBCUDA", libcuda.c_str(), 1);
+  ::unsetenv("NORMJIT_OFFLINE");
+  const int rc = session();
+  std::error_code ec;
+  std::filesystem::remove_all(cache, ec);
+  return rc;
+}
+
 }  // namespace njtest

@@ -2,6 +2,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,5 +32,11 @@ ProcessResult run(const std::vector<std::string>& argv, const EnvList& env = {})
 std::string self_exe();
 // A fresh empty directory under $TMPDIR, removed by the caller (or left for debugging).
 std::string make_temp_dir(const std::string& tag);
+
+// The body of a hermetic test binary's main: runs `session` (the Catch2 session, which only
+// the main's file can name) with a private kernel cache (NORMJIT_CACHE_DIR under
+// make_temp_dir(cache_tag), removed afterwards), the CUDA driver at `libcuda`
+// (NORMJIT_LIBCUDA) and NORMJIT_OFFLINE unset; returns its exit code.
+int run_hermetic(const std::string& cache_tag, const std::string& libcuda, const std::function<int()>& session);
 
 }  // namespace njtest
