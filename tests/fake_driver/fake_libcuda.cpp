@@ -101,8 +101,8 @@ CUresult fLibraryLoadData(CUlibrary* l, const void* image, CUjit_option*, void**
                           void**, unsigned) {
   // A cubin is an ELF file: anything else reaching the loader is a bug in the cache path.
   if (!image || std::memcmp(image, "\x7f" "ELF", 4) != 0) return CUDA_ERROR_INVALID_IMAGE;
-  g_libraries.fetch_add(1);
-  *l = reinterpret_cast<CUlibrary>(0x2000 + g_libraries.load());
+  // One count read: two threads loading at once get distinct handles.
+  *l = reinterpret_cast<CUlibrary>(0x2000 + g_libraries.fetch_add(1) + 1);
   return ok();
 }
 CUresult fLibraryUnload(CUlibrary) { return ok(); }
