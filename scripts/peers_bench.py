@@ -12,7 +12,10 @@ Method, the same for every candidate (that of ../shared/bench/peer-baseline-h200
   * before each sample the L2 is evicted by a read-only pass over 256 MiB, and the inputs rotate
     over >= 240 MiB of sets, so they come from HBM;
   * a torch.cuda._sleep primer queues the call ahead of the GPU, so host time is excluded;
-  * CUDA events around one call, median of --reps samples.
+  * CUDA events around one call, median of --reps samples, the candidates sampled round-robin on
+    the same input sets (time_all);
+  * references in the same loop, not peers: a torch copy moving the op's bytes (ref-copy) and an
+    empty kernel (ref-launch).
 Bytes that must move: rmsnorm 2*R*H*2 + 2H, fused add 4*R*H*2 + 2H (R rows, bf16).
 
 usage (GPU machine, repo root; scripts/peers_bench.sh builds what this needs):
@@ -211,31 +214,50 @@ def check(op, fn, shape, w, w1):
     return err < 1e-2, err
 
 
-def time_op(fn, shape, w, w1, reps, flush, nbytes_set):
+def time_all(cands, op, shape, w, w1, reps, flush, nbytes_set):
+    """Median device time (µs) of every candidate, sampled round-robin: sample i runs each
+    candidate once, starting at a rotating position, on the same input set i % sets. So every
+    candidate sees the same addresses, the same clock and thermal state, and the same neighbours;
+    a per-candidate loop measured drift and allocation luck of +-0.3 µs at small shapes.
+    Two references run the same way, and are not peers: `ref-copy`, one torch copy moving the
+    op's bytes (the bandwidth floor of a single kernel), and `ref-launch`, an empty kernel (the
+    launch and event floor)."""
     sets = max(2, min(reps + 5, (240 << 20) // nbytes_set + 1, (8 << 30) // nbytes_set + 1))
     xs = [make_inputs(shape) for _ in range(sets)]
     ys = [torch.empty(shape, device="cuda", dtype=DT) for _ in range(sets)]
-    for i in range(3):
-        fn(xs[i % sets][0], xs[i % sets][1], w, ys[i % sets], w1)
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for i in range(10):
-        fn(xs[i % sets][0], xs[i % sets][1], w, ys[i % sets], w1)
-    torch.cuda.synchronize()
-    host_us = (time.perf_counter() - t0) / 10 * 1e6
+    # The copy reference moves what the op moves: x -> y for rmsnorm, x and r -> (y, r') for the
+    # fused add, as one copy of twice the rows.
+    n = math.prod(shape) * (2 if fused(op) else 1)
+    cs = [(torch.randn(n, device="cuda", dtype=DT), torch.empty(n, device="cuda", dtype=DT)) for _ in range(sets)]
+    calls = {name: (lambda k, fn=fn: fn(xs[k][0], xs[k][1], w, ys[k], w1)) for name, fn in cands.items()}
+    calls["ref-copy"] = lambda k: cs[k][1].copy_(cs[k][0])
+    calls["ref-launch"] = lambda k: torch.cuda._sleep(0)
+    names = list(calls)
+    host_us = 0.0
+    for name in names:
+        for i in range(3):
+            calls[name](i % sets)
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for i in range(10):
+            calls[name](i % sets)
+        torch.cuda.synchronize()
+        host_us = max(host_us, (time.perf_counter() - t0) / 10 * 1e6)
     cycles = int(max(100.0, 3 * host_us + 50) * 1e-6 * SM_HZ)
-    events = []
+    events = {name: [] for name in names}
     for i in range(reps):
         k = i % sets
-        flush.sum()  # read-only L2 eviction
-        torch.cuda._sleep(cycles)
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn(xs[k][0], xs[k][1], w, ys[k], w1)
-        e.record()
-        events.append((s, e))
+        for j in range(len(names)):
+            name = names[(i + j) % len(names)]
+            flush.sum()  # read-only L2 eviction
+            torch.cuda._sleep(cycles)
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            calls[name](k)
+            e.record()
+            events[name].append((s, e))
     torch.cuda.synchronize()
-    return statistics.median(s.elapsed_time(e) * 1000 for s, e in events)
+    return {name: statistics.median(s.elapsed_time(e) * 1000 for s, e in ev) for name, ev in events.items()}
 
 
 def copy_ceiling():
@@ -291,7 +313,7 @@ def main():
     csv = open(a.csv, "w") if a.csv else None
     if csv:
         csv.write("op,shape,candidate,us,gbs,pct_copy\n")
-    ratios = {}
+    ratios, floors = {}, {}
     for op in a.ops.split(","):
         print(f"\n### {op}\n")
         header = None
@@ -299,44 +321,57 @@ def main():
             H, rows = shape[-1], math.prod(shape[:-1])
             cands = candidates(op, rows, not a.no_compile, a.autotune_min_tokens)
             names = ["normjit", "eager", "compile", "compile-maxat", "liger", "flashinfer"]
+            refs = ["ref-copy", "ref-launch"]
             if header is None:
-                header = names
-                print("| shape | " + " | ".join(f"{n} µs" for n in names) + " | best peer | normjit / best | normjit % copy |")
-                print("|---|" + "---:|" * (len(names) + 3))
+                header = names + refs
+                print("| shape | " + " | ".join(f"{n} µs" for n in header) +
+                      " | best peer | normjit / best | copy / best | normjit % copy |")
+                print("|---|" + "---:|" * (len(header) + 4))
             w, w1 = make_weight(op, H)
             nbytes = rows * H * 2 * (4 if fused(op) else 2) + 2 * H
-            row = {}
+            passed = {}
             for name, fn in cands.items():
                 try:
                     ok, err = check(op, fn, shape, w, w1)
-                    if not ok:
+                    if ok:
+                        passed[name] = fn
+                    else:
                         print(f"{name} {op} {shape}: check failed (rel err {err:.2e}); not timed", file=sys.stderr)
-                        continue
-                    row[name] = time_op(fn, shape, w, w1, a.reps, flush, nbytes)
                 except Exception as e:  # noqa: BLE001 - one peer failing must not stop the table
                     print(f"{name} {op} {shape}: {type(e).__name__}: {e}", file=sys.stderr)
-                if csv and name in row:
-                    gbs = nbytes / (row[name] * 1e-6) / 1e9
-                    csv.write(f"{op},{'x'.join(map(str, shape))},{name},{row[name]:.3f},{gbs:.0f},{100 * gbs / copy_gbs:.1f}\n")
-            peers = {k: v for k, v in row.items() if k != "normjit"}
+            try:
+                row = time_all(passed, op, shape, w, w1, a.reps, flush, nbytes)
+            except Exception as e:  # noqa: BLE001 - name the failing shape, go on with the next
+                print(f"{op} {shape}: timing failed: {type(e).__name__}: {e}", file=sys.stderr)
+                continue
+            if csv:
+                for name, us in row.items():
+                    gbs = nbytes / (us * 1e-6) / 1e9
+                    csv.write(f"{op},{'x'.join(map(str, shape))},{name},{us:.3f},{gbs:.0f},{100 * gbs / copy_gbs:.1f}\n")
+            peers = {k: v for k, v in row.items() if k in names and k != "normjit"}
             best = min(peers, key=peers.get) if peers else None
             ratio = row["normjit"] / peers[best] if best and "normjit" in row else float("nan")
+            floor = row["ref-copy"] / peers[best] if best else float("nan")
             if math.isfinite(ratio):
                 ratios.setdefault(op, []).append(ratio)
+                floors.setdefault(op, []).append(floor)
             pct = 100 * nbytes / (row.get("normjit", float("nan")) * 1e-6) / 1e9 / copy_gbs
             cells = " | ".join(f"{row[n]:.2f}" if n in row else "–" for n in header)
             mark = " ✗" if ratio > 1 else ""
-            print(f"| {'×'.join(map(str, shape))} | {cells} | {best} | {ratio:.3f}{mark} | {pct:.1f} % |", flush=True)
+            print(f"| {'×'.join(map(str, shape))} | {cells} | {best} | {ratio:.3f}{mark} | {floor:.3f} | {pct:.1f} % |",
+                  flush=True)
     print()
-    allr = []
+    geo = lambda rs: math.exp(sum(map(math.log, rs)) / len(rs))  # noqa: E731
+    allr, allf = [], []
     for op, rs in ratios.items():
         allr += rs
-        g = math.exp(sum(map(math.log, rs)) / len(rs))
-        print(f"{op}: geomean normjit / fastest peer {g:.3f} over {len(rs)} shapes; "
-              f"worst {max(rs):.3f}; shapes behind: {sum(r > 1 for r in rs)}")
+        allf += floors[op]
+        print(f"{op}: geomean normjit / fastest peer {geo(rs):.3f} over {len(rs)} shapes; "
+              f"worst {max(rs):.3f}; shapes behind: {sum(r > 1 for r in rs)}; "
+              f"same-bytes copy / fastest peer {geo(floors[op]):.3f}")
     if allr:
-        g = math.exp(sum(map(math.log, allr)) / len(allr))
-        print(f"all: geomean normjit / fastest peer {g:.3f} over {len(allr)} shapes")
+        print(f"all: geomean normjit / fastest peer {geo(allr):.3f} over {len(allr)} shapes; "
+              f"same-bytes copy / fastest peer {geo(allf):.3f}")
     return 0
 
 
