@@ -116,15 +116,23 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // faster, H200, bf16, median us, default before / this, same run: rmsnorm, one CTA per row of
   // up to 4096 vectors re-read from L2: 43.9/35.9 (hidden 32768); wider, 2048-vector shares on
   // CTAs of 256 threads re-reading: 89.8/82.5 (65536), 194.7/162.0 (131072), 402.7/380.1
-  // (262144). Fused add, shares of <= 2048 vectors held on 512 threads with plain loads:
-  // 81.4/78.5 (32768), 173.5/150.9 (65536), 374.6/308.6 (131072) (its 4096-vector shares spill
+  // (262144). Fused add, a row of up to 4096 vectors on one 1024-thread CTA holding the fp32 sum,
+  // the weight loaded after the reduction (residency 1), plain loads: 1024 x 32768 ~78.5/68.3
+  // (92.0 % of copy; Liger 68.0), 8192 x 32768 573.2/522.4; the same held early (residency 0)
+  // 69.8/523.6, re-read 78.2/627.4, on 2-CTA clusters of 1024 threads 80.7/611.2 (session 5,
+  // docs/results/h200-2026-11-30-s5). Wider: shares of <= 2048 vectors held on 512 threads
+  // with plain loads: 173.5/150.9 (65536), 374.6/308.6 (131072) (its 4096-vector shares spill
   // so: 1659 us at 262144), wider shares re-read on 256 threads: 914.8/832.2 (262144).
   if (c.cluster > 1 && p.rows >= kBulkRowsWide) {
     const std::int64_t row_vectors = p.hidden / c.vec;
+    if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
-      if (row_vectors <= 4096) c.cluster = 1;
       c.threads_per_row = c.cluster == 1 ? 1024 : 256;
       c.residency = 2;
+    } else if (c.cluster == 1) {
+      c.threads_per_row = 1024;
+      c.residency = 1;
+      c.loads = 0;
     } else if (vectors <= 2048) {
       c.threads_per_row = 512;
       c.residency = 0;

@@ -385,7 +385,8 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   CHECK(forced.residency == 2);
   CHECK(forced.loads == 2);
   // Many wide rows (sm_90+): rmsnorm re-reads, one CTA per row up to 4096 vectors, else
-  // 256-thread cluster CTAs; the fused add holds <= 2048-vector shares on 512 threads.
+  // 256-thread cluster CTAs; the fused add holds a row of up to 4096 vectors on one 1024-thread
+  // CTA, wider rows in <= 2048-vector shares on 512 threads.
   p.op = Op::rmsnorm;
   p.hidden = 32768;
   CHECK(pick(kBulkRowsWide - 1).cluster == 2);
@@ -398,6 +399,13 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   CHECK(pick(kBulkRowsWide).min_blocks == 4);
   CHECK(pick(kBulkRowsWide).residency == 2);
   p.op = Op::fused_add_rmsnorm;
+  p.hidden = 32768;
+  CHECK(pick(kBulkRowsWide - 1).cluster == 2);
+  CHECK(pick(kBulkRowsWide).cluster == 1);
+  CHECK(pick(kBulkRowsWide).threads_per_row == 1024);
+  CHECK(pick(kBulkRowsWide).residency == 1);
+  CHECK(pick(kBulkRowsWide).loads == 0);
+  CHECK(pick(kBulkRowsWide).min_blocks == 0);
   p.hidden = 65536;
   CHECK(pick(kBulkRowsWide).cluster == 4);
   CHECK(pick(kBulkRowsWide).threads_per_row == 512);

@@ -299,6 +299,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
                            Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
+                           Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide}}) {
     const bool fused = sw.op == Op::fused_add_rmsnorm;
