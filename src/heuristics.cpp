@@ -88,6 +88,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // (2048 vectors) it ran 529.7 vs 549.6 us at 32768 rows and 37.4 vs 38.4 us at 2048 rows. Not
   // for the fused add, whose fp32 sum then no longer fits next to the weight (1065 vs 1090 us).
   if (!info.residual && tpr == 1024 && vectors <= 512 * 4) tpr = 512;
+  // And 4 items, 256 threads, for a few rows of 1024 vectors (hidden 8192), a latency-bound call
+  // whose block reduction then spans 8 warps, not 16. H200, bf16, isolated calls (L2 cleared),
+  // median us, t512 / t256, same run: 4.90/4.77 (1 row), 4.90/4.74 (8), 5.09/4.90 (32), 5.63/5.38
+  // (128); t1024 and t128 were slower. At 4096 and 16384 the 4-item split made no difference
+  // against the shapes above (session 5, docs/results/h200-2026-11-30-s5/small-ab.txt).
+  if (!info.residual && vectors == 1024 && p.rows < kBulkRowsRmsnorm) tpr = 256;
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
@@ -97,6 +103,15 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768
   // rows, H200) and 71.8 against 79.3 us at 2048 rows.
   c.loads = info.residual && p.hidden >= 16384 ? 1 : 0;
+  // Except for fewer than kStreamRowsFusedAdd rows of 2048 vectors (hidden 16384): 512 threads
+  // holding the sum and the weight, plain loads. H200, bf16, median us, t1024 streaming / this,
+  // same run: 5.98/5.76 (1 row), 8.35/7.90 (128), 19.71/18.53 (512), 69.15/67.58 (2048),
+  // 133.79/132.80 (4096), 263.84/264.03 (8192); 1 to 32 rows within +-0.15 (session 5).
+  if (info.residual && c.cluster == 1 && vectors == 2048 && p.rows < kStreamRowsFusedAdd) {
+    c.threads_per_row = 512;
+    c.residency = 0;
+    c.loads = 0;
+  }
   // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
   // hint on the first read and evict-first on the second (loads 3), which is what
   // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run:

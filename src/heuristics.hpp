@@ -11,7 +11,8 @@ constexpr std::int64_t kMaxRmsHidden = 262144;
 // Most CTAs a row may be split over (the portable cluster size limit).
 constexpr int kMaxCluster = 8;
 // Row counts that pick every kernel the heuristics may choose for one problem: each op's choice
-// changes at most once with the row count (choose_rms_norm: kBulkRows*, kPerItemStoreRows), so
+// changes at most once with the row count (choose_rms_norm: kBulkRows*, kStreamRowsFusedAdd,
+// kPerItemStoreRows), so
 // the fewest and the most rows cover both sides. Prewarming a problem of unknown rows
 // (ProblemSpec::rows 0) builds one kernel per entry.
 constexpr std::int64_t kRowClasses[] = {1, std::int64_t(1) << 40};
@@ -21,6 +22,9 @@ constexpr std::int64_t kBulkRowsFusedAdd = 32768;
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;
+// Row count from which the fused add's rows of 2048 vectors are streamed on 1024 threads; fewer
+// rows are held on 512 (choose_rms_norm).
+constexpr std::int64_t kStreamRowsFusedAdd = 8192;
 // Row count from which the fused add stores its residual item by item (rows of <= 512 vectors,
 // where the re-read above never applies: still one switch per problem).
 constexpr std::int64_t kPerItemStoreRows = 8192;

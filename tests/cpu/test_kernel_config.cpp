@@ -357,9 +357,19 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   CHECK(pick(kBulkRowsRmsnorm).residency == 2);
   CHECK(pick(kBulkRowsRmsnorm).loads == 3);
   CHECK(pick(0).residency == 0);  // unknown rows: the latency-bound choice
-  p.hidden = 16384;               // measured without gain
+  // Few rows of 1024 vectors: 4 items on 256 threads; many: 2 items on 512, re-read.
+  CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 256);
+  CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 512);
+  p.hidden = 16384;  // measured without gain
   CHECK(pick(1 << 20).residency != 2);
   p.op = Op::fused_add_rmsnorm;
+  // Rows of 2048 vectors: held on 512 threads with plain loads below kStreamRowsFusedAdd rows,
+  // streamed on 1024 threads from there.
+  CHECK(pick(kStreamRowsFusedAdd - 1).threads_per_row == 512);
+  CHECK(pick(kStreamRowsFusedAdd - 1).residency == 0);
+  CHECK(pick(kStreamRowsFusedAdd - 1).loads == 0);
+  CHECK(pick(kStreamRowsFusedAdd).threads_per_row == 1024);
+  CHECK(pick(kStreamRowsFusedAdd).loads == 1);
   p.hidden = 8192;
   CHECK(pick(kBulkRowsFusedAdd - 1).loads != 3);
   CHECK(pick(kBulkRowsFusedAdd).residency == 2);
@@ -420,6 +430,8 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   CHECK(kRowClasses[0] < kPerItemStoreRows);
   CHECK(kRowClasses[1] >= kBulkRowsFusedAdd);
   CHECK(kRowClasses[1] >= kPerItemStoreRows);
+  CHECK(kRowClasses[0] < kStreamRowsFusedAdd);
+  CHECK(kRowClasses[1] >= kStreamRowsFusedAdd);
 }
 
 TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[config][heuristics]") {
@@ -563,7 +575,8 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   l.loads = 4;
   rejects(l, 90, "loads 4");
   ConfigOverride m;
-  m.min_blocks = 4;  // 4 x 1024 threads
+  p.rows = kStreamRowsFusedAdd;  // many rows of 2048 vectors: 1024-thread CTAs
+  m.min_blocks = 4;              // 4 x 1024 threads
   rejects(m, 90, "exceed the 2048 threads");
   m.min_blocks = 2;
   CHECK(choose_with(m, 90).min_blocks == 2);

@@ -285,8 +285,9 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
   }
 }
 
-// Many rows select another kernel than few (heuristics.cpp: kBulkRows*, kPerItemStoreRows); both
-// sides are checked here at the row counts that select them, with the default configs.
+// Many rows select another kernel than few (heuristics.cpp: kBulkRows*, kStreamRowsFusedAdd,
+// kPerItemStoreRows); both sides are checked here at the row counts that select them, with the
+// default configs.
 TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") {
   use_device0();
   auto rng = fresh_rng();
@@ -297,6 +298,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
   for (const Switch& sw : {Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
+                           Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kStreamRowsFusedAdd},
                            Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
