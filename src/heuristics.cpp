@@ -91,14 +91,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // And 4 items, 256 threads, for a few rows of 1024 vectors (hidden 8192), a latency-bound call
   // whose block reduction then spans 8 warps, not 16. H200, bf16, isolated calls (L2 cleared),
   // median us, t512 / t256, same run: 4.90/4.77 (1 row), 4.90/4.74 (8), 5.09/4.90 (32), 5.63/5.38
-  // (128); t1024 and t128 were slower. At 4096 and 16384 the 4-item split made no difference
-  // against the shapes above (session 5, docs/results/h200-2026-11-30-s5/small-ab.txt).
+  // (128); t1024 and t128 were slower. At hidden 4096 and 16384 4 items made no difference
+  // (session 5, docs/results/h200-2026-11-30-s5/small-ab.txt).
   if (!info.residual && vectors == 1024 && p.rows < kBulkRowsRmsnorm) tpr = 256;
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
   c.residency = choose_residency(c, info.residual);
-  c.min_blocks = choose_min_blocks(c);
   // Plain loads, except for the fused add with rows of >= 16384 elements, where each block holds
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768
   // rows, H200) and 71.8 against 79.3 us at 2048 rows.
@@ -112,6 +111,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.residency = 0;
     c.loads = 0;
   }
+  // After the rule above, which may reshape the CTA; the wide-row rule below re-derives it.
+  c.min_blocks = choose_min_blocks(c);
   // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
   // hint on the first read and evict-first on the second (loads 3), which is what
   // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run:

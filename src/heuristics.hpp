@@ -12,9 +12,8 @@ constexpr std::int64_t kMaxRmsHidden = 262144;
 constexpr int kMaxCluster = 8;
 // Row counts that pick every kernel the heuristics may choose for one problem: each op's choice
 // changes at most once with the row count (choose_rms_norm: kBulkRows*, kStreamRowsFusedAdd,
-// kPerItemStoreRows), so
-// the fewest and the most rows cover both sides. Prewarming a problem of unknown rows
-// (ProblemSpec::rows 0) builds one kernel per entry.
+// kPerItemStoreRows), so the fewest and the most rows cover both sides. Prewarming a problem of
+// unknown rows (ProblemSpec::rows 0) builds one kernel per entry.
 constexpr std::int64_t kRowClasses[] = {1, std::int64_t(1) << 40};
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 512;
