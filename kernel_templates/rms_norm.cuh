@@ -5,6 +5,10 @@
 // handles kItems vectors of kVec elements. With kCluster > 1 (sm_90+, one row per block) a row
 // is split over the kCluster CTAs of a thread-block cluster, each owning kHidden / kCluster
 // contiguous elements; their partial sums of squares meet through distributed shared memory.
+// With kSplit > 1 (rmsnorm out of place, few rows) kSplit independent CTAs share a row without
+// talking: each reads the whole row for its sum of squares (the repeats hit L2) and reads the
+// weight for, and writes, only its kItems / kSplit items. The output then leaves kSplit SMs,
+// not one, which is what a latency-bound call of a few wide rows waits for.
 // Where the row lives between the reduction and the output is Cfg::kResidency:
 //   0  registers, with the weight loaded alongside the row so its latency overlaps the row's;
 //   1  registers, the weight loaded after the reduction (fewer registers for wide rows);
@@ -14,7 +18,7 @@
 // Activations stay packed in their storage type until used; the fused add keeps the fp32 sum,
 // which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
-//   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kCluster, kResidency, kLoads (common.cuh:
+//   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kCluster, kSplit, kResidency, kLoads (common.cuh:
 //   load_chunk), kStores (fused add: residual stores after all loads, or per item)
 //   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+)
 #pragma once
@@ -38,14 +42,21 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   constexpr bool kEarlyWeight = Cfg::kResidency == 0;
   static_assert(Cfg::kHidden % (kVec * kCluster) == 0, "hidden must split into whole vectors per CTA");
   static_assert(kCluster == 1 || kRows == 1, "a cluster shares one row");
+  constexpr int kSplit = Cfg::kSplit;
+  static_assert(kSplit == 1 || (kCluster == 1 && kRows == 1 && !Cfg::kResidual && kExact && kItems % kSplit == 0),
+                "a split row: one row per CTA, no cluster, no residual, whole items per CTA");
+  constexpr int kCtasPerRow = kCluster * kSplit;
 
   __shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats];
 
   const int lane = threadIdx.x % kGroup;
-  // The grid is rows * kCluster CTAs along x and clusters are (kCluster, 1, 1), so a CTA's rank
-  // in its cluster is blockIdx.x % kCluster.
-  const i64 row = kCluster == 1 ? i64(blockIdx.x) * kRows + threadIdx.x / kGroup : i64(blockIdx.x / kCluster);
+  // The grid is rows * kCtasPerRow CTAs along x and clusters are (kCluster, 1, 1), so a CTA's
+  // rank in its cluster (or its part of a split row) is blockIdx.x % kCtasPerRow.
+  const i64 row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows + threadIdx.x / kGroup : i64(blockIdx.x / kCtasPerRow);
   const int first = kCluster == 1 ? 0 : int(blockIdx.x % kCluster) * kSpan;
+  const int part = kSplit == 1 ? 0 : int(blockIdx.x % kSplit);
+  // Items whose weight this CTA reads and whose output it writes (all of them unless split).
+  auto owned = [&](int it) { return kSplit == 1 || it / (kItems / kSplit) == part; };
   // A one-row block is never past the end: the grid has exactly one block per row.
   const bool active = kRows == 1 || row < p.rows;
   auto col_of = [&](int it) { return first + (it * kGroup + lane) * kVec; };
@@ -111,7 +122,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
         else rs[it].zero();
       }
       if constexpr (kEarlyWeight) {
-        if (in_row(it)) ws[it].load_cached(w + col_of(it));
+        if (in_row(it) && owned(it)) ws[it].load_cached(w + col_of(it));
         else ws[it].zero();
       }
       if constexpr (kPerItem) {
@@ -153,7 +164,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   if (active) {
 #pragma unroll(kKeep ? kItems : 4)
     for (int it = 0; it < kItems; ++it) {
-      if (!in_row(it)) continue;
+      if (!in_row(it) || !owned(it)) continue;
       float v[kVec];
       if constexpr (kKeep) {
 #pragma unroll

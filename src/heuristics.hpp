@@ -10,6 +10,8 @@ namespace normjit::detail {
 constexpr std::int64_t kMaxRmsHidden = 262144;
 // Most CTAs a row may be split over (the portable cluster size limit).
 constexpr int kMaxCluster = 8;
+// Most CTAs that may share a row without a cluster (KernelConfig::split).
+constexpr int kMaxSplit = 8;
 // Row counts that pick every kernel the heuristics may choose for one problem: each op's choice
 // changes at most once with the row count (choose_rms_norm: kBulkRows*, kStreamRowsFusedAdd,
 // kPerItemStoreRows), so the fewest and the most rows cover both sides. Prewarming a problem of

@@ -12,7 +12,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
   return op == o.op && input_dtype == o.input_dtype && weight_dtype == o.weight_dtype &&
          output_dtype == o.output_dtype && rank3 == o.rank3 && hidden == o.hidden &&
          vec == o.vec && threads_per_row == o.threads_per_row &&
-         rows_per_block == o.rows_per_block && cluster == o.cluster &&
+         rows_per_block == o.rows_per_block && cluster == o.cluster && split == o.split &&
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
          stores == o.stores && arch == o.arch;
 }
@@ -27,7 +27,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
-                           (std::uint64_t(c.stores) << 63));
+                           (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48));
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -40,7 +40,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 4},
+      {"schema", 5},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -51,6 +51,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"threads_per_row", c.threads_per_row},
       {"rows_per_block", c.rows_per_block},
       {"cluster", c.cluster},
+      {"split", c.split},
       {"residency", residency_name(c.residency)},
       {"min_blocks", c.min_blocks},
       {"loads", loads_name(c.loads)},
@@ -106,6 +107,7 @@ std::string slug(const KernelConfig& c) {
 std::string tuning_tags(const KernelConfig& c) {
   std::string s;
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
+  if (c.split != 1) s += fmt::format("-s{}", c.split);
   if (c.residency != 0) s += c.residency == 1 ? "-lw" : "-reload";
   if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
   if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));

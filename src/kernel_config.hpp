@@ -23,6 +23,9 @@ struct KernelConfig {
   std::int32_t threads_per_row = 1;
   std::int32_t rows_per_block = 1;
   std::int32_t cluster = 1;      // CTAs cooperating on one row (1: none)
+  // CTAs sharing one row without communicating (1: none): each reads the whole row for the sum
+  // of squares and writes 1/split of the output. Out-of-place rmsnorm only.
+  std::int32_t split = 1;
   // Where a row lives between the reduction and the output: 0 registers (weight loaded with
   // the row), 1 registers (weight loaded after the reduction, fewer registers), 2 nowhere
   // (re-read from global memory / L2 after the reduction; for rows too wide for registers).
@@ -63,8 +66,8 @@ const char* stores_name(int stores);             // "after_loads", "per_item"
 std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a
-// The slug's tags for fields away from their defaults: cluster, residency, occupancy floor, load
-// policy and store order, e.g. "-c4-lw-b2-ldstream" ("" when all are default).
+// The slug's tags for fields away from their defaults: cluster, split, residency, occupancy floor,
+// load policy and store order, e.g. "-c4-lw-b2-ldstream" ("" when all are default).
 std::string tuning_tags(const KernelConfig& c);
 // The CLI command that would put this config in the cache (offline-mode errors quote it).
 std::string prewarm_command(const KernelConfig& c);

@@ -35,13 +35,24 @@ std::atomic<const ConfigOverride*> g_override{nullptr};
 void set_config_override(const ConfigOverride* o) { g_override.store(o); }
 
 std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
-  if (problem.rows > 0) return {choose_config(problem, problem.max_vec, arch)};
   std::vector<KernelConfig> out;
+  auto add = [&](const ProblemSpec& p) {
+    // Calls may or may not write over their input; both kinds are built.
+    for (bool aliased : {false, true}) {
+      ProblemSpec q = p;
+      q.out_aliases_input = aliased;
+      KernelConfig c = choose_config(q, q.max_vec, arch);
+      if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+    }
+  };
+  if (problem.rows > 0) {
+    add(problem);
+    return out;
+  }
   for (std::int64_t rows : kRowClasses) {
     ProblemSpec p = problem;
     p.rows = rows;
-    KernelConfig c = choose_config(p, p.max_vec, arch);
-    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+    add(p);
   }
   return out;
 }
@@ -60,6 +71,14 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
       bad(fmt::format("vec {} must be a power of two <= {} dividing hidden", o->vec, c.vec));
     c.vec = o->vec;
   }
+  if (o->split) {
+    const int n = o->split;
+    if (n < 1 || n > kMaxSplit || (n & (n - 1)))
+      bad(fmt::format("split {}: expected a power of two in 1..{}", n, kMaxSplit));
+    c.split = n;
+  } else if (o->vec || o->cluster || o->threads_per_row || o->rows_per_block) {
+    c.split = 1;  // the heuristic's split fits the heuristic's shape only
+  }
   if (o->cluster) {
     const int n = o->cluster;
     if (n < 1 || n > kMaxCluster || (n & (n - 1)))
@@ -76,13 +95,28 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   }
   if (o->threads_per_row) c.threads_per_row = o->threads_per_row;
   if (o->rows_per_block) c.rows_per_block = o->rows_per_block;
-  else if (o->threads_per_row) c.rows_per_block = c.cluster > 1 ? 1 : std::max(1, 128 / c.threads_per_row);
+  else if (o->threads_per_row || c.split > 1)
+    c.rows_per_block = c.cluster > 1 || c.split > 1 ? 1 : std::max(1, 128 / c.threads_per_row);
   if (c.cluster > 1 && c.rows_per_block != 1) bad(fmt::format("rows_per_block {} with a cluster", c.rows_per_block));
   const int tpr = c.threads_per_row, block = c.block_threads();
   if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1))) bad(fmt::format("threads_per_row {}", tpr));
   if (block < 32 || block > 1024) bad(fmt::format("block of {} threads", block));
   const int items = (c.hidden / c.cluster / c.vec + tpr - 1) / tpr;
   if (items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
+  if (c.split > 1) {
+    // Each CTA reads the whole row and writes its share: nothing may write what another still
+    // reads, and the shares are whole items of every thread.
+    const int n = c.split;
+    if (info.residual)
+      bad(fmt::format("split {}: the fused add overwrites the input and residual that the row's other CTAs read", n));
+    if (problem.out_aliases_input)
+      bad(fmt::format("split {}: the output overwrites the input (in place), which the row's other CTAs read", n));
+    if (c.cluster > 1) bad(fmt::format("split {} with cluster {}", n, c.cluster));
+    if (c.rows_per_block != 1) bad(fmt::format("split {} with rows_per_block {}", n, c.rows_per_block));
+    if ((c.hidden / c.vec) % tpr != 0 || items % n != 0)
+      bad(fmt::format("split {}: a row of {} vectors on {} threads is not {} whole shares of items", n,
+                      c.hidden / c.vec, tpr, n));
+  }
   // Residency and occupancy floor follow an overridden shape; with the heuristic's shape they stay
   // the heuristic's (which may depend on the row count), unless overridden themselves.
   const bool reshaped = o->vec || o->cluster || o->threads_per_row || o->rows_per_block;

@@ -36,6 +36,7 @@ struct ConfigOverride {
   int loads = -1;       // -1: the heuristic's
   int stores = -1;      // -1: the heuristic's (fused add only)
   int cluster = 0;      // CTAs per row (sm_90+); 0: the heuristic's
+  int split = 0;        // CTAs sharing a row without a cluster; 0: the heuristic's (1 if reshaped)
 };
 // Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
 // meant to be changed while ops run on other threads.
@@ -46,7 +47,8 @@ void set_config_override(const ConfigOverride* o);
 KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch);
 
 // Every config calls of `problem` may use on `arch`: the one for its rows, or with rows 0 (any)
-// one per row class (heuristics.hpp: kRowClasses), without repeats. What prewarm builds.
+// one per row class (heuristics.hpp: kRowClasses), each for an output written over the input
+// and for a separate one, without repeats. What prewarm builds.
 std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch);
 
 }  // namespace normjit::detail

@@ -35,6 +35,7 @@ struct Cfg {{
   static constexpr int kThreadsPerRow = {tpr};
   static constexpr int kRowsPerBlock = {rpb};
   static constexpr int kCluster = {cluster};
+  static constexpr int kSplit = {split};
   static constexpr int kResidency = {residency};
   static constexpr int kLoads = {loads};
   static constexpr int kStores = {stores};
@@ -55,7 +56,8 @@ extern "C" __global__ void __launch_bounds__({bounds}) {entry}(const normjit::No
       fmt::arg("in", device_type(c.input_dtype)), fmt::arg("w", device_type(c.weight_dtype)),
       fmt::arg("out", device_type(c.output_dtype)), fmt::arg("hidden", c.hidden),
       fmt::arg("vec", c.vec), fmt::arg("tpr", c.threads_per_row),
-      fmt::arg("rpb", c.rows_per_block), fmt::arg("cluster", c.cluster), fmt::arg("residency", c.residency),
+      fmt::arg("rpb", c.rows_per_block), fmt::arg("cluster", c.cluster), fmt::arg("split", c.split),
+      fmt::arg("residency", c.residency),
       fmt::arg("loads", c.loads), fmt::arg("stores", c.stores),
       fmt::arg("residual", op.residual), fmt::arg("gemma", op.gemma),
       fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("bounds", bounds),

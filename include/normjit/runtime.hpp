@@ -32,6 +32,9 @@ struct ProblemSpec {
   // Rows of a call (tokens, or tokens x heads for rank3); 0: any. The kernel chosen for many
   // rows may differ from the one for few; prewarming a problem with rows 0 builds both.
   std::int64_t rows = 0;
+  // rmsnorm / gemma_rmsnorm writing over its input (out == input, or no out): rules out kernels
+  // whose CTAs share a row's input (KernelConfig::split). Prewarming builds both kinds.
+  bool out_aliases_input = false;
 };
 
 struct PrewarmItem {

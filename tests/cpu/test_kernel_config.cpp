@@ -80,13 +80,13 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
         R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","rank3":false,"residency":"row+weight",)"
-        R"("rows_per_block":1,"schema":4,"stores":"after_loads",)"
+        R"("rows_per_block":1,"schema":5,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16"})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","rank3":true,"residency":"reload",)"
-        R"("rows_per_block":4,"schema":4,"stores":"after_loads",)"
+        R"("rows_per_block":4,"schema":5,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":32,"vec":1,"weight_dtype":"f32"})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -96,7 +96,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "429c84ff1928c76f4dec1f31a35c80b9");
+  CHECK(k.hex() == "c6b4b64666d840bfd45fab3745bc01b2");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -125,6 +125,9 @@ TEST_CASE("slug is readable, file-name safe and golden", "[config]") {
   c.residency = 1;
   c.arch = Arch{80};
   CHECK(slug(c) == "rmsnorm-bf16-of32-h4096-v8-t128-r1-c2-lw-sm_80");
+  KernelConfig shared = golden_config();
+  shared.split = 4;
+  CHECK(slug(shared) == "rmsnorm-bf16-h4096-v8-t128-r1-s4-sm_90a");
   for (const KernelConfig& k : {golden_config(), golden_config_2(), c}) {
     const std::string s = slug(k);
     INFO(s);
@@ -161,6 +164,8 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"threads_per_row=64", [](KernelConfig& c) { c.threads_per_row = 64; }},
       {"rows_per_block=2", [](KernelConfig& c) { c.rows_per_block = 2; }},
       {"cluster=2", [](KernelConfig& c) { c.cluster = 2; }},
+      {"split=2", [](KernelConfig& c) { c.split = 2; }},
+      {"split=4", [](KernelConfig& c) { c.split = 4; }},
       {"residency=1", [](KernelConfig& c) { c.residency = 1; }},
       {"residency=2", [](KernelConfig& c) { c.residency = 2; }},
       {"min_blocks=2", [](KernelConfig& c) { c.min_blocks = 2; }},
@@ -214,7 +219,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   for (const auto& [k, v] : j.items()) fields.insert(k);
   CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "loads", "min_blocks", "op",
                                         "output_dtype", "rank3", "residency", "rows_per_block", "schema",
-                                        "stores", "threads_per_row", "vec", "weight_dtype"});
+                                        "split", "stores", "threads_per_row", "vec", "weight_dtype"});
 }
 
 namespace {

@@ -347,3 +347,43 @@ TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnor
     }
   }
 }
+
+TEST_CASE("forced configs: rows shared by independent CTAs (split)", "[gpu][rmsnorm][configs][split]") {
+  use_device0();
+  auto rng = fresh_rng();
+  for (Op op : normjit::all_ops()) {
+    const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+    for (int split : {2, 4, 8}) {
+      for (int residency : {0, 1, 2}) {
+        normjit::detail::ConfigOverride o;
+        o.split = split;
+        o.threads_per_row = 128;
+        o.residency = residency;
+        normjit::detail::set_config_override(&o);
+        // 256 vectors on 128 threads are 2 items (split 2 only), 1024 are 8, 2048 are 16.
+        for (std::int64_t hidden : {2048, 8192, 16384}) {
+          for (std::int64_t rows : {1, 5, 200}) {
+            RmsCase c = varied_case(op, rows, hidden);
+            if (!fused) {
+              c.form = OutForm::Separate;
+              if (rows == 5) c.heads = 3;  // per-head rows, non-flat input
+            }
+            INFO(c.describe() << " split " << split << " residency " << residency);
+            if (fused) {
+              CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("the fused add overwrites"));
+            } else if (hidden == 2048 && split > 2) {
+              CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("whole shares of items"));
+            } else {
+              CHECK(run_rms_case(c, rng) == "");
+              // Written over its input, a row's other CTAs would read outputs: refused.
+              c.form = OutForm::InPlace;
+              c.heads = 0;
+              CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("in place"));
+            }
+          }
+        }
+        normjit::detail::set_config_override(nullptr);
+      }
+    }
+  }
+}
