@@ -97,6 +97,19 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
+  // A few rows of 1024 vectors (hidden 8192) written out of place: two CTAs share each row, each
+  // reading the whole row (the second read hits L2) and writing half of it, so twice the SMs
+  // move the weight and the output. In a CUDA graph with PDL (L2-hot data), H200, bf16, us per
+  // launch, t256 alone / t256 split 2, same run: 1.391/1.240 (1 row), 1.473/1.321 (8),
+  // 1.540/1.375 (32), 1.872/2.168 (128); isolated with the L2 cleared equal within 0.05 us up to
+  // 32 rows. At hidden 4096 it lost in graphs (1.060/1.183, 1 row), at 16384 isolated it made no
+  // difference; 4 CTAs of 128 threads ran 1.223 us at 1 row in graphs but 0.4 us slower isolated
+  // (session 6, docs/results/h200-2026-11-30-s6/split-ab.txt, latency-split.txt).
+  if (!info.residual && !p.out_aliases_input && c.cluster == 1 && vectors == 1024 && p.rows <= kSplitRowsMax) {
+    c.threads_per_row = 256;
+    c.rows_per_block = 1;
+    c.split = 2;
+  }
   c.residency = choose_residency(c, info.residual);
   // Plain loads, except for the fused add with rows of >= 16384 elements, where each block holds
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768

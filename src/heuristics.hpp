@@ -12,11 +12,14 @@ constexpr std::int64_t kMaxRmsHidden = 262144;
 constexpr int kMaxCluster = 8;
 // Most CTAs that may share a row without a cluster (KernelConfig::split).
 constexpr int kMaxSplit = 8;
+// Most rows whose hidden-8192 rmsnorm rows are shared by two CTAs (KernelConfig::split).
+constexpr std::int64_t kSplitRowsMax = 32;
 // Row counts that pick every kernel the heuristics may choose for one problem: each op's choice
-// changes at most once with the row count (choose_rms_norm: kBulkRows*, kStreamRowsFusedAdd,
-// kPerItemStoreRows), so the fewest and the most rows cover both sides. Prewarming a problem of
-// unknown rows (ProblemSpec::rows 0) builds one kernel per entry.
-constexpr std::int64_t kRowClasses[] = {1, std::int64_t(1) << 40};
+// changes at most twice with the row count, after kSplitRowsMax and at kBulkRows*,
+// kStreamRowsFusedAdd or kPerItemStoreRows (choose_rms_norm), so one count below, one between
+// and one above cover every side. Prewarming a problem of unknown rows (ProblemSpec::rows 0)
+// builds one kernel per entry.
+constexpr std::int64_t kRowClasses[] = {1, kSplitRowsMax + 1, std::int64_t(1) << 40};
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 512;
 constexpr std::int64_t kBulkRowsFusedAdd = 32768;

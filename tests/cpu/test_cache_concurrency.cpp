@@ -43,12 +43,16 @@ std::vector<KernelConfig> expected_configs(const std::vector<Job>& jobs) {
         p.dtype = DType::bf16;
         p.weight_dtype = DType::bf16;
         p.hidden = h;
-        for (std::int64_t rows : kRowClasses) {  // prewarm builds the kernel of each row class
-          p.rows = rows;
-          const KernelConfig c = choose_config(p, 0, Arch::parse("sm_90"));
-          bool seen = false;
-          for (const KernelConfig& o : out) seen = seen || o == c;
-          if (!seen) out.push_back(c);
+        // Prewarm builds the kernel of each row class, for outputs over the input and apart.
+        for (std::int64_t rows : kRowClasses) {
+          for (bool aliased : {false, true}) {
+            p.rows = rows;
+            p.out_aliases_input = aliased;
+            const KernelConfig c = choose_config(p, 0, Arch::parse("sm_90"));
+            bool seen = false;
+            for (const KernelConfig& o : out) seen = seen || o == c;
+            if (!seen) out.push_back(c);
+          }
         }
       }
     }

@@ -275,12 +275,13 @@ TEST_CASE("faults: a process killed halfway through writing an entry leaves no t
           "[cache][faults]") {
   TempDir cache("faults-kill-write");
   TempDir logs("faults-kill-write-logs");
-  const KernelConfig c = config(90, 8192);
+  // Hidden 4096: one kernel at one row, whether the output is apart or over the input.
+  const KernelConfig c = config(90, 4096);
   const std::string out = logs.str() + "/stalled.txt";
   njtest::EnvList env = clean_env(cache.str());
   set(&env, "NORMJIT_TEST_STALL", "write:60000");
   const std::vector<std::string> argv = {cputest::cli_path(), "prewarm", "--arch", "sm_90", "--op",
-                                         "rmsnorm", "--hidden", "8192", "--rows", "1", "--progress", "lines"};
+                                         "rmsnorm", "--hidden", "4096", "--rows", "1", "--progress", "lines"};
   const pid_t stalled = njtest::spawn(argv, env, out);
   const bool stalling = wait_for_text(out, "normjit test-stall: write", std::chrono::seconds(30));
   INFO("stalled child output:\n" << cputest::read_file(out));

@@ -429,14 +429,76 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   p.hidden = 262144;
   CHECK(pick(kBulkRowsWide).threads_per_row == 256);
   CHECK(pick(kBulkRowsWide).residency == 2);
-  // The class bounds reach both sides of every threshold.
-  CHECK(kRowClasses[0] < kBulkRowsWide);
-  CHECK(kRowClasses[0] < kBulkRowsRmsnorm);
-  CHECK(kRowClasses[0] < kPerItemStoreRows);
-  CHECK(kRowClasses[1] >= kBulkRowsFusedAdd);
-  CHECK(kRowClasses[1] >= kPerItemStoreRows);
-  CHECK(kRowClasses[0] < kStreamRowsFusedAdd);
-  CHECK(kRowClasses[1] >= kStreamRowsFusedAdd);
+  // The class bounds reach every side of every threshold: the split rows, the rows between, and
+  // the many rows.
+  CHECK(kRowClasses[0] <= kSplitRowsMax);
+  CHECK(kRowClasses[1] > kSplitRowsMax);
+  for (std::int64_t bulk : {kBulkRowsWide, kBulkRowsRmsnorm, kBulkRowsFusedAdd, kPerItemStoreRows, kStreamRowsFusedAdd}) {
+    CHECK(kRowClasses[1] < bulk);
+    CHECK(kRowClasses[2] >= bulk);
+  }
+}
+
+TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs", "[config][heuristics]") {
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.hidden = 8192;
+  auto pick = [&](std::int64_t rows, bool aliased) {
+    p.rows = rows;
+    p.out_aliases_input = aliased;
+    return choose_config(p, 0, Arch{90});
+  };
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    p.op = op;
+    for (std::int64_t rows : {std::int64_t(1), kSplitRowsMax}) {
+      const KernelConfig c = pick(rows, false);
+      CHECK(c.split == 2);
+      CHECK(c.threads_per_row == 256);
+      CHECK(c.rows_per_block == 1);
+      CHECK(c.residency == 0);
+      CHECK(slug(c).find("-s2-") != std::string::npos);
+      // Written over its input: one CTA per row.
+      CHECK(pick(rows, true).split == 1);
+      CHECK(pick(rows, true).threads_per_row == 256);
+    }
+    CHECK(pick(kSplitRowsMax + 1, false).split == 1);
+  }
+  // The fused add never shares a row (it writes over both of its inputs); nor do other widths.
+  p.op = Op::fused_add_rmsnorm;
+  CHECK(pick(1, true).split == 1);
+  p.op = Op::rmsnorm;
+  for (std::int64_t h : {2048, 4096, 16384, 32768}) {
+    p.hidden = h;
+    CHECK(pick(1, false).split == 1);
+  }
+  // An fp32 row of 4096 has 1024 vectors too.
+  p.hidden = 4096;
+  p.dtype = p.weight_dtype = DType::f32;
+  CHECK(pick(1, false).split == 2);
+  // A reshaping override drops the heuristic's split; a split override is checked.
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 8192;
+  ConfigOverride o;
+  o.threads_per_row = 512;
+  set_config_override(&o);
+  CHECK(pick(1, false).split == 1);
+  o = ConfigOverride{};
+  o.split = 3;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(1, false), Catch::Contains("split 3: expected a power of two in 1..8"));
+  o.split = 8;  // 4 items per thread do not make 8 shares
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(1, false), Catch::Contains("not 8 whole shares of items"));
+  o.split = 2;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(1, true), Catch::Contains("in place"));
+  p.op = Op::fused_add_rmsnorm;
+  CHECK_THROWS_WITH(pick(1, true), Catch::Contains("the fused add overwrites"));
+  p.op = Op::rmsnorm;
+  o.cluster = 2;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(1, false), Catch::Contains("split 2 with cluster 2"));
+  set_config_override(nullptr);
 }
 
 TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[config][heuristics]") {
