@@ -76,9 +76,22 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Rows of more than 2048 vectors (1024 threads x 2) are split over a cluster on sm_90+, into
   // the fewest CTAs (at most 8) that bring each CTA's share to 2048 vectors or below: a
   // 2048-vector row in one CTA ran at 94-97 % of copy (hidden 16384, 32768 rows, H200).
+  // A few rows (<= kFewRowsMax) of 2048-4096 vectors for the fused add, 4096 for rmsnorm, go
+  // into 512-vector shares instead, so that more SMs move each row. H200, bf16, median us,
+  // default / this, isolated with the L2 cleared at 1, 8, 32 rows, then per launch in a CUDA
+  // graph with PDL: fused add 16384 (4 CTAs) 5.76/5.25, 6.05/5.38, 6.27/6.18, graph 2.643/1.947
+  // (1 row), 2.869/2.651 (32), but 6.75/7.10 at 64 rows; fused add 32768 (8 CTAs) 6.91/5.47,
+  // 7.01/5.63, 7.74/7.49; rmsnorm 32768 (8 CTAs) 6.18/5.50, 6.40/5.73, 7.04/6.82, slower from 128
+  // rows. rmsnorm 16384 in 4-8 CTAs gained nothing isolated (5.44/5.63 at 32 rows). A cluster
+  // launch costs ~0.5 us more in a graph (1 x 2048: 0.961/1.478), so narrower rows stay whole
+  // (session 6, docs/results/h200-2026-11-30-s6/wide-few-ab.txt, latency-cluster.txt).
   c.cluster = 1;
   if (arch.cc >= 90) {
-    while (c.cluster < kMaxCluster && p.hidden / c.vec / c.cluster > 2048 &&
+    const std::int64_t row_vectors = p.hidden / c.vec;
+    const bool spread = p.rows <= kFewRowsMax && row_vectors <= 8 * 512 &&
+                        (info.residual ? row_vectors >= 2048 : row_vectors > 2048);
+    const std::int64_t share = spread ? 512 : 2048;
+    while (c.cluster < kMaxCluster && p.hidden / c.vec / c.cluster > share &&
            p.hidden % (c.vec * c.cluster * 2) == 0)
       c.cluster *= 2;
   }
@@ -105,7 +118,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 32 rows. At hidden 4096 it lost in graphs (1.060/1.183, 1 row), at 16384 isolated it made no
   // difference; 4 CTAs of 128 threads ran 1.223 us at 1 row in graphs but 0.4 us slower isolated
   // (session 6, docs/results/h200-2026-11-30-s6/split-ab.txt, latency-split.txt).
-  if (!info.residual && !p.out_aliases_input && c.cluster == 1 && vectors == 1024 && p.rows <= kSplitRowsMax) {
+  if (!info.residual && !p.out_aliases_input && c.cluster == 1 && vectors == 1024 && p.rows <= kFewRowsMax) {
     c.threads_per_row = 256;
     c.rows_per_block = 1;
     c.split = 2;
@@ -113,8 +126,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.residency = choose_residency(c, info.residual);
   // Plain loads, except for the fused add with rows of >= 16384 elements, where each block holds
   // two 32+ KiB rows (x and r): there streaming loads ran 1065 us against 1263 us plain (32768
-  // rows, H200) and 71.8 against 79.3 us at 2048 rows.
-  c.loads = info.residual && p.hidden >= 16384 ? 1 : 0;
+  // rows, H200) and 71.8 against 79.3 us at 2048 rows. Not for the few rows' 512-vector shares.
+  c.loads = info.residual && p.hidden >= 16384 && vectors >= 2048 ? 1 : 0;
   // Except for fewer than kStreamRowsFusedAdd rows of 2048 vectors (hidden 16384): 512 threads
   // holding the sum and the weight, plain loads. H200, bf16, median us, t1024 streaming / this,
   // same run: 5.98/5.76 (1 row), 8.35/7.90 (128), 19.71/18.53 (512), 69.15/67.58 (2048),

@@ -12,14 +12,15 @@ constexpr std::int64_t kMaxRmsHidden = 262144;
 constexpr int kMaxCluster = 8;
 // Most CTAs that may share a row without a cluster (KernelConfig::split).
 constexpr int kMaxSplit = 8;
-// Most rows whose hidden-8192 rmsnorm rows are shared by two CTAs (KernelConfig::split).
-constexpr std::int64_t kSplitRowsMax = 32;
+// Most rows of a call whose rows are spread over more SMs than one per row (choose_rms_norm:
+// hidden-8192 rmsnorm rows shared by two CTAs, 2048-4096-vector rows over 4-8-CTA clusters).
+constexpr std::int64_t kFewRowsMax = 32;
 // Row counts that pick every kernel the heuristics may choose for one problem: each op's choice
-// changes at most twice with the row count, after kSplitRowsMax and at kBulkRows*,
+// changes at most twice with the row count, after kFewRowsMax and at kBulkRows*,
 // kStreamRowsFusedAdd or kPerItemStoreRows (choose_rms_norm), so one count below, one between
 // and one above cover every side. Prewarming a problem of unknown rows (ProblemSpec::rows 0)
 // builds one kernel per entry.
-constexpr std::int64_t kRowClasses[] = {1, kSplitRowsMax + 1, std::int64_t(1) << 40};
+constexpr std::int64_t kRowClasses[] = {1, kFewRowsMax + 1, std::int64_t(1) << 40};
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 512;
 constexpr std::int64_t kBulkRowsFusedAdd = 32768;

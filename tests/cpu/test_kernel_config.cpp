@@ -431,12 +431,47 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   CHECK(pick(kBulkRowsWide).residency == 2);
   // The class bounds reach every side of every threshold: the split rows, the rows between, and
   // the many rows.
-  CHECK(kRowClasses[0] <= kSplitRowsMax);
-  CHECK(kRowClasses[1] > kSplitRowsMax);
+  CHECK(kRowClasses[0] <= kFewRowsMax);
+  CHECK(kRowClasses[1] > kFewRowsMax);
   for (std::int64_t bulk : {kBulkRowsWide, kBulkRowsRmsnorm, kBulkRowsFusedAdd, kPerItemStoreRows, kStreamRowsFusedAdd}) {
     CHECK(kRowClasses[1] < bulk);
     CHECK(kRowClasses[2] >= bulk);
   }
+}
+
+TEST_CASE("a few rows of 2048-4096 vectors go over 4-8-CTA clusters in 512-vector shares", "[config][heuristics]") {
+  ProblemSpec p;
+  auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, int cc = 90) {
+    p.op = op;
+    p.hidden = hidden;
+    p.rows = rows;
+    return choose_rms_norm(p, 0, Arch{cc});
+  };
+  struct Want {
+    Op op;
+    std::int64_t hidden;
+    int cluster;       // at <= kFewRowsMax rows
+    int many_cluster;  // just above
+  };
+  for (const Want& w : {Want{Op::fused_add_rmsnorm, 16384, 4, 1}, Want{Op::fused_add_rmsnorm, 32768, 8, 2},
+                        Want{Op::rmsnorm, 32768, 8, 2}, Want{Op::gemma_fused_add_rmsnorm, 16384, 4, 1}}) {
+    for (std::int64_t rows : {std::int64_t(1), kFewRowsMax}) {
+      const KernelConfig c = pick(w.op, w.hidden, rows);
+      INFO(slug(c));
+      CHECK(c.cluster == w.cluster);
+      CHECK(c.threads_per_row == 256);
+      CHECK(c.min_blocks == 4);
+      CHECK(c.residency == 0);
+      CHECK(c.loads == 0);
+      CHECK(pick(w.op, w.hidden, rows, 80).cluster == 1);  // no clusters before sm_90
+    }
+    CHECK(pick(w.op, w.hidden, kFewRowsMax + 1).cluster == w.many_cluster);
+  }
+  // Not rmsnorm's 2048-vector rows (no gain measured), nor rows wider than 4096 vectors.
+  CHECK(pick(Op::rmsnorm, 16384, 1).cluster == 1);
+  CHECK(pick(Op::rmsnorm, 65536, 1).cluster == 4);
+  CHECK(pick(Op::fused_add_rmsnorm, 65536, 1).cluster == 4);
+  CHECK(pick(Op::fused_add_rmsnorm, 8192, 1).cluster == 1);
 }
 
 TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs", "[config][heuristics]") {
@@ -450,7 +485,7 @@ TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs
   };
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     p.op = op;
-    for (std::int64_t rows : {std::int64_t(1), kSplitRowsMax}) {
+    for (std::int64_t rows : {std::int64_t(1), kFewRowsMax}) {
       const KernelConfig c = pick(rows, false);
       CHECK(c.split == 2);
       CHECK(c.threads_per_row == 256);
@@ -461,7 +496,7 @@ TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs
       CHECK(pick(rows, true).split == 1);
       CHECK(pick(rows, true).threads_per_row == 256);
     }
-    CHECK(pick(kSplitRowsMax + 1, false).split == 1);
+    CHECK(pick(kFewRowsMax + 1, false).split == 1);
   }
   // The fused add never shares a row (it writes over both of its inputs); nor do other widths.
   p.op = Op::fused_add_rmsnorm;

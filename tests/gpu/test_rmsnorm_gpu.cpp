@@ -285,9 +285,9 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
   }
 }
 
-// Many rows select another kernel than few (heuristics.cpp: kBulkRows*, kStreamRowsFusedAdd,
-// kPerItemStoreRows); both sides are checked here at the row counts that select them, with the
-// default configs.
+// Many rows select another kernel than few (heuristics.cpp: kFewRowsMax, kBulkRows*,
+// kStreamRowsFusedAdd, kPerItemStoreRows); both sides are checked here at the row counts that
+// select them, with the default configs.
 TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") {
   use_device0();
   auto rng = fresh_rng();
@@ -295,7 +295,14 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
     Op op;
     std::int64_t hidden, rows;
   };
-  for (const Switch& sw : {Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
+  constexpr std::int64_t kFew = normjit::detail::kFewRowsMax + 1;
+  for (const Switch& sw : {Switch{Op::rmsnorm, 8192, kFew},
+                           Switch{Op::gemma_rmsnorm, 8192, kFew},
+                           Switch{Op::fused_add_rmsnorm, 16384, kFew},
+                           Switch{Op::gemma_fused_add_rmsnorm, 16384, kFew},
+                           Switch{Op::fused_add_rmsnorm, 32768, kFew},
+                           Switch{Op::rmsnorm, 32768, kFew},
+                           Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
                            Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kStreamRowsFusedAdd},
@@ -304,7 +311,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide}}) {
-    const bool fused = sw.op == Op::fused_add_rmsnorm;
+    const bool fused = sw.op == Op::fused_add_rmsnorm || sw.op == Op::gemma_fused_add_rmsnorm;
     for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
       RmsCase c;
       c.op = sw.op;
@@ -313,6 +320,11 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
       c.form = fused ? OutForm::InPlace : OutForm::Separate;
       INFO(c.describe());
       CHECK(run_rms_case(c, rng) == "");
+      if (!fused) {  // written in place, a few rows keep one CTA per row
+        c.form = OutForm::InPlace;
+        INFO(c.describe());
+        CHECK(run_rms_case(c, rng) == "");
+      }
     }
   }
 }
