@@ -105,8 +105,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // whose block reduction then spans 8 warps, not 16. H200, bf16, isolated calls (L2 cleared),
   // median us, t512 / t256, same run: 4.90/4.77 (1 row), 4.90/4.74 (8), 5.09/4.90 (32), 5.63/5.38
   // (128); t1024 and t128 were slower. At hidden 4096 and 16384 4 items made no difference
-  // (session 5, docs/results/h200-2026-11-30-s5/small-ab.txt).
+  // (session 5, docs/results/h200-2026-11-30-s5/small-ab.txt). Up to kBulkRowsRmsnorm rows, where
+  // it also beat the re-read layout below: 7.87/8.00 us (512 rows), 11.81/12.35 (1024),
+  // 18.56/19.62 (2048), 33.34/34.14 (4096), 65.66/65.18 (8192) (session 6, held-ab.txt).
   if (!info.residual && vectors == 1024 && p.rows < kBulkRowsRmsnorm) tpr = 256;
+  // 4 items, 128 threads, for more than a few rows of 512 vectors (hidden 4096) below
+  // kBulkRowsRmsnorm rows. H200, bf16, median us, re-read t256 / held t128, same run:
+  // 6.27/6.27 (512 rows), 8.26/7.94 (1024), 12.00/11.65 (2048), 18.94/18.50 (4096), 33.02/33.22
+  // (8192); held t256 ran 8.54 at 1024 rows (session 6, held-ab.txt). A few rows keep 256 threads,
+  // the decode-latency choice.
+  if (!info.residual && vectors == 512 && p.rows > kFewRowsMax && p.rows < kBulkRowsRmsnorm) tpr = 128;
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
@@ -141,7 +149,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.min_blocks = choose_min_blocks(c);
   // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
   // hint on the first read and evict-first on the second (loads 3), which is what
-  // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run:
+  // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run
+  // (the rmsnorm defaults of then, t256 / t512 rows held; the held rows above now win below
+  // kBulkRowsRmsnorm = 8192, and at 32768 rows the re-read still wins: 4096 130.18/126.59, 8192
+  // 257.44/250.43):
   // rmsnorm 4096: 6.53/6.34 (512 rows), 12.13/11.87 (2048), 129.6/127.2 (32768); rmsnorm 8192:
   // 9.12/8.13, 19.87/19.46, 257.7/250.1 (100.4 % of copy); rmsnorm 16384: no gain (12.29/14.02
   // at 512 rows). Fused add 8192: 529.2/509.9 at 32768 rows, but at 4096 slower at 512 and

@@ -365,6 +365,14 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   // Few rows of 1024 vectors: 4 items on 256 threads; many: 2 items on 512, re-read.
   CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 256);
   CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 512);
+  // Rows of 512 vectors: 2 items on 256 threads for a few, 4 on 128 up to the re-read.
+  p.hidden = 4096;
+  CHECK(pick(kFewRowsMax).threads_per_row == 256);
+  CHECK(pick(kFewRowsMax + 1).threads_per_row == 128);
+  CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 128);
+  CHECK(pick(kBulkRowsRmsnorm - 1).residency == 0);
+  CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 256);
+  CHECK(pick(kBulkRowsRmsnorm).residency == 2);
   p.hidden = 16384;  // measured without gain
   CHECK(pick(1 << 20).residency != 2);
   p.op = Op::fused_add_rmsnorm;

@@ -303,6 +303,8 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 32768, kFew},
                            Switch{Op::rmsnorm, 32768, kFew},
                            Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
+                           Switch{Op::rmsnorm, 4096, kFew},
+                           Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
                            Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kStreamRowsFusedAdd},
