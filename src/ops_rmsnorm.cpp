@@ -37,7 +37,6 @@ bool flat_rows(const TensorView& t, std::int64_t* row_stride) {
 void dispatch(Op op, const TensorView& in, const TensorView& weight, bool rank3,
               std::initializer_list<const TensorView*> tensors, const NormParams& p,
               const LaunchOptions& o) {
-  // After validation, an output that overlaps the input is the input itself.
   ProblemSpec ps;
   ps.op = op;
   ps.dtype = in.dtype;
@@ -45,6 +44,7 @@ void dispatch(Op op, const TensorView& in, const TensorView& weight, bool rank3,
   ps.hidden = in.shape[in.ndim - 1];
   ps.rank3 = rank3;
   ps.rows = p.rows;
+  // Validation lets an output overlap its input only as the very same view.
   ps.out_aliases_input = p.out.ptr == p.input.ptr;
   const Arch arch = Runtime::get().device_arch(in.device);
   launch_norm(choose_config(ps, max_vector(in.dtype, tensors), arch), p, o, in.device);

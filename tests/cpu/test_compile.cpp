@@ -107,22 +107,25 @@ std::vector<KernelConfig> configs_for(Op op) {
       }
     }
   }
+  // The config of a bf16 problem under an override.
+  auto forced = [&](std::int64_t hidden, int cc, const ConfigOverride& o) {
+    ProblemSpec p;
+    p.op = op;
+    p.hidden = hidden;
+    set_config_override(&o);
+    const KernelConfig c = choose_config(p, 0, Arch{cc});
+    set_config_override(nullptr);
+    REQUIRE(c.rows_per_block == 1);
+    return c;
+  };
   for (int n : {2, 8}) {
     for (int cc : {90, 100}) {
       for (int residency : {-1, 2}) {
-        ProblemSpec p;
-        p.op = op;
-        p.dtype = DType::bf16;
-        p.weight_dtype = DType::bf16;
-        p.hidden = 16384;
         ConfigOverride o;
         o.cluster = n;
         o.residency = residency;
-        set_config_override(&o);
-        const KernelConfig c = choose_config(p, 0, Arch{cc});
-        set_config_override(nullptr);
+        const KernelConfig c = forced(16384, cc, o);
         REQUIRE(c.cluster == n);
-        REQUIRE(c.rows_per_block == 1);
         out.push_back(c);
       }
     }
@@ -132,18 +135,12 @@ std::vector<KernelConfig> configs_for(Op op) {
     for (int n : {2, 8}) {
       for (int cc : {80, 90}) {
         for (int residency : {0, 2}) {
-          ProblemSpec p;
-          p.op = op;
-          p.hidden = 8192;
           ConfigOverride o;
           o.split = n;
           o.threads_per_row = 128;
           o.residency = residency;
-          set_config_override(&o);
-          const KernelConfig c = choose_config(p, 0, Arch{cc});
-          set_config_override(nullptr);
+          const KernelConfig c = forced(8192, cc, o);
           REQUIRE(c.split == n);
-          REQUIRE(c.rows_per_block == 1);
           out.push_back(c);
         }
       }
