@@ -85,17 +85,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // rows. rmsnorm 16384 in 4-8 CTAs gained nothing isolated (5.44/5.63 at 32 rows). A cluster
   // launch costs ~0.5 us more in a graph (1 x 2048: 0.961/1.478), so narrower rows stay whole
   // (session 6, docs/results/h200-2026-11-30-s6/wide-few-ab.txt, latency-cluster.txt).
+  const std::int64_t row_vectors = p.hidden / c.vec;
   c.cluster = 1;
   if (arch.cc >= 90) {
-    const std::int64_t row_vectors = p.hidden / c.vec;
     const bool spread = p.rows <= kFewRowsMax && row_vectors <= 8 * 512 &&
                         (info.residual ? row_vectors >= 2048 : row_vectors > 2048);
     const std::int64_t share = spread ? 512 : 2048;
-    while (c.cluster < kMaxCluster && p.hidden / c.vec / c.cluster > share &&
+    while (c.cluster < kMaxCluster && row_vectors / c.cluster > share &&
            p.hidden % (c.vec * c.cluster * 2) == 0)
       c.cluster *= 2;
   }
-  const std::int64_t vectors = p.hidden / c.vec / c.cluster;
+  const std::int64_t vectors = row_vectors / c.cluster;
   int tpr = threads_for(vectors);
   // But for rmsnorm 512 threads with up to 4 items rather than 1024 with 2: at hidden 16384
   // (2048 vectors) it ran 529.7 vs 549.6 us at 32768 rows and 37.4 vs 38.4 us at 2048 rows. Not
@@ -177,7 +177,6 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // with plain loads: 173.5/150.9 (65536), 374.6/308.6 (131072) (its 4096-vector shares spill
   // so: 1659 us at 262144), wider shares re-read on 256 threads: 914.8/832.2 (262144).
   if (c.cluster > 1 && p.rows >= kBulkRowsWide) {
-    const std::int64_t row_vectors = p.hidden / c.vec;
     if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
       c.threads_per_row = c.cluster == 1 ? 1024 : 256;

@@ -71,13 +71,17 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
       bad(fmt::format("vec {} must be a power of two <= {} dividing hidden", o->vec, c.vec));
     c.vec = o->vec;
   }
+  // Residency and occupancy floor follow an overridden shape, and the heuristic's split (made for
+  // the heuristic's shape) is dropped; with the heuristic's shape they stay the heuristic's (which
+  // may depend on the row count), unless overridden themselves.
+  const bool reshaped = o->vec || o->cluster || o->threads_per_row || o->rows_per_block;
   if (o->split) {
     const int n = o->split;
     if (n < 1 || n > kMaxSplit || (n & (n - 1)))
       bad(fmt::format("split {}: expected a power of two in 1..{}", n, kMaxSplit));
     c.split = n;
-  } else if (o->vec || o->cluster || o->threads_per_row || o->rows_per_block) {
-    c.split = 1;  // the heuristic's split fits the heuristic's shape only
+  } else if (reshaped) {
+    c.split = 1;
   }
   if (o->cluster) {
     const int n = o->cluster;
@@ -117,9 +121,6 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
       bad(fmt::format("split {}: a row of {} vectors on {} threads is not {} whole shares of items", n,
                       c.hidden / c.vec, tpr, n));
   }
-  // Residency and occupancy floor follow an overridden shape; with the heuristic's shape they stay
-  // the heuristic's (which may depend on the row count), unless overridden themselves.
-  const bool reshaped = o->vec || o->cluster || o->threads_per_row || o->rows_per_block;
   if (o->residency >= 0) c.residency = o->residency;
   else if (reshaped) c.residency = choose_residency(c, info.residual);
   if (c.residency > 2) bad(fmt::format("residency {}", c.residency));

@@ -8,7 +8,6 @@
 
 #include "cpu_test_util.hpp"
 #include "disk_cache.hpp"
-#include "heuristics.hpp"
 #include "kernel_config.hpp"
 #include "nvrtc_compiler.hpp"
 #include "op_registry.hpp"
@@ -43,16 +42,10 @@ std::vector<KernelConfig> expected_configs(const std::vector<Job>& jobs) {
         p.dtype = DType::bf16;
         p.weight_dtype = DType::bf16;
         p.hidden = h;
-        // Prewarm builds the kernel of each row class, for outputs over the input and apart.
-        for (std::int64_t rows : kRowClasses) {
-          for (bool aliased : {false, true}) {
-            p.rows = rows;
-            p.out_aliases_input = aliased;
-            const KernelConfig c = choose_config(p, 0, Arch::parse("sm_90"));
-            bool seen = false;
-            for (const KernelConfig& o : out) seen = seen || o == c;
-            if (!seen) out.push_back(c);
-          }
+        for (const KernelConfig& c : configs_for(p, Arch::parse("sm_90"))) {  // what prewarm builds
+          bool seen = false;
+          for (const KernelConfig& o : out) seen = seen || o == c;
+          if (!seen) out.push_back(c);
         }
       }
     }
