@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "op_registry.hpp"
 #include "support/gpu.hpp"
 #include "support/reference.hpp"
 
@@ -68,7 +69,7 @@ normjit::TensorView view(void* base, DType dt, const Layout& l, std::int64_t hid
 }  // namespace
 
 std::string run_rms_case(const RmsCase& c, std::mt19937_64& rng) {
-  const bool fused = c.op == Op::fused_add_rmsnorm || c.op == Op::gemma_fused_add_rmsnorm;
+  const bool fused = normjit::detail::op_info(c.op).residual;
   const bool gemma = c.op == Op::gemma_rmsnorm || c.op == Op::gemma_fused_add_rmsnorm;
   const bool rank3 = c.heads > 0;
   const std::int64_t d1 = rank3 ? c.heads : 1;

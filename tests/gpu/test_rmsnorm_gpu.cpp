@@ -38,7 +38,7 @@ std::mt19937_64 fresh_rng() {
 void sweep(Op op) {
   use_device0();
   auto rng = fresh_rng();
-  const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+  const bool fused = normjit::detail::op_info(op).residual;
   int index = 0, failures = 0, cases = 0;
   for (auto [dt, wdt] : kDtypes) {
     for (std::int64_t hidden : kHidden) {
@@ -70,7 +70,7 @@ void sweep(Op op) {
 // so that each forced config meets bf16 and f16 (odd rows > 1), an fp32 weight (one row),
 // every output form, and strided rows (200 and more).
 RmsCase varied_case(Op op, std::int64_t rows, std::int64_t hidden) {
-  const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+  const bool fused = normjit::detail::op_info(op).residual;
   RmsCase c;
   c.op = op;
   c.dtype = rows > 1 && rows % 2 == 1 ? DType::f16 : DType::bf16;
@@ -97,7 +97,7 @@ TEST_CASE("every layout form at a few shapes", "[gpu][rmsnorm]") {
   use_device0();
   auto rng = fresh_rng();
   for (Op op : normjit::all_ops()) {
-    const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+    const bool fused = normjit::detail::op_info(op).residual;
     for (std::int64_t hidden : {111, 4096}) {
       for (int form = 0; form < (fused ? 1 : 3); ++form) {
         for (int bits = 0; bits < 8; ++bits) {
@@ -226,7 +226,7 @@ TEST_CASE("forced configs: every residency with narrow and wide row groups", "[g
             c.weight_dtype = rows == 7 ? DType::f32 : c.dtype;
             c.rows = rows;
             c.hidden = 4096;
-            const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+            const bool fused = normjit::detail::op_info(op).residual;
             c.form = fused ? OutForm::InPlace : OutForm(rows % 3);
             c.strided = rows == 1000;
             const std::string err = run_rms_case(c, rng);
@@ -313,7 +313,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide}}) {
-    const bool fused = sw.op == Op::fused_add_rmsnorm || sw.op == Op::gemma_fused_add_rmsnorm;
+    const bool fused = normjit::detail::op_info(sw.op).residual;
     for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
       RmsCase c;
       c.op = sw.op;
@@ -336,7 +336,7 @@ TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnor
   auto rng = fresh_rng();
   const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
   for (Op op : normjit::all_ops()) {
-    const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+    const bool fused = normjit::detail::op_info(op).residual;
     for (int cluster : {2, 4, 8}) {
       for (int residency : {-1, 2}) {
         normjit::detail::ConfigOverride o;
@@ -366,7 +366,7 @@ TEST_CASE("forced configs: rows shared by independent CTAs (split)", "[gpu][rmsn
   use_device0();
   auto rng = fresh_rng();
   for (Op op : normjit::all_ops()) {
-    const bool fused = op == Op::fused_add_rmsnorm || op == Op::gemma_fused_add_rmsnorm;
+    const bool fused = normjit::detail::op_info(op).residual;
     for (int split : {2, 4, 8}) {
       for (int residency : {0, 1, 2}) {
         normjit::detail::ConfigOverride o;
