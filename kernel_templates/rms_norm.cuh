@@ -20,7 +20,9 @@
 //   In, Weight                       element types (Weight = In or float)
 //   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kCluster, kSplit, kResidency, kLoads (common.cuh:
 //   load_chunk), kStores (fused add: residual stores after all loads, or per item)
-//   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+)
+//   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+),
+//   kWeightFirst (residency 0: the weight is loaded before the PDL wait; the host picks it only
+//   when the caller promised that nothing in flight writes the weight)
 #pragma once
 #include "reduce.cuh"
 
@@ -62,13 +64,33 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   auto col_of = [&](int it) { return first + (it * kGroup + lane) * kVec; };
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < kSpan; };
 
+  const W* w = static_cast<const W*>(p.weight);
+  // Registers that hold the row (residency 0/1): packed input, or the fp32 sum for fused add.
+  constexpr int kHeld = kKeep ? kItems : 1;
+  Packed<T, kVec> xs[kHeld];
+  Packed<T, kVec> rs[Cfg::kResidual ? kHeld : 1];
+  float hs[Cfg::kResidual ? kHeld : 1][kVec];
+  Packed<W, kVec> ws[kEarlyWeight ? kItems : 1];
+  // The weight first (Cfg::kWeightFirst), with plain loads: the compiler sank read-only
+  // (ld.global.nc) loads past griddepcontrol.wait, whose memory clobber holds ordinary loads.
+  // A kernel of its own rather than a run-time branch: with both paths in one body, ptxas gave
+  // the default path more registers (62 -> 66 for hidden 4096 on 128 threads, fewer blocks per
+  // SM) and a fused-add schedule with a residual load behind a residual store (sm_90a SASS).
+  static_assert(!Cfg::kWeightFirst || Cfg::kResidency == 0, "weight first: a weight held in registers");
+  if constexpr (Cfg::kWeightFirst) {
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+      if (in_row(it) && owned(it)) ws[it].template load_act<0>(w + col_of(it));
+      else ws[it].zero();
+    }
+  }
+
   pdl_wait<Cfg::kPdl>();
   if (p.flags & kFlagEarlyTrigger) pdl_launch_dependents<Cfg::kPdl>();
 
   const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
   T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
   T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
-  const W* w = static_cast<const W*>(p.weight);
 
   // Load policies (common.cuh: load_chunk) for a row read once, read first of two times, and
   // re-read; they differ only for loads = 3.
@@ -98,13 +120,6 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
     }
   };
 
-  // Registers that hold the row (residency 0/1): packed input, or the fp32 sum for fused add.
-  constexpr int kHeld = kKeep ? kItems : 1;
-  Packed<T, kVec> xs[kHeld];
-  Packed<T, kVec> rs[Cfg::kResidual ? kHeld : 1];
-  float hs[Cfg::kResidual ? kHeld : 1][kVec];
-  Packed<W, kVec> ws[kEarlyWeight ? kItems : 1];
-
   float ss = 0.f;
   if constexpr (kKeep) {
     // kStores 0: every load of the row is issued before the first residual store: the compiler
@@ -121,7 +136,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
         if (active && in_row(it)) rs[it].template load_act<kOnce>(r_row + col_of(it));
         else rs[it].zero();
       }
-      if constexpr (kEarlyWeight) {
+      if constexpr (kEarlyWeight && !Cfg::kWeightFirst) {
         if (in_row(it) && owned(it)) ws[it].load_cached(w + col_of(it));
         else ws[it].zero();
       }

@@ -34,10 +34,16 @@ normjit::TensorView view(const normjit_tensor& t, const char* arg) {
   return v;
 }
 
-normjit::LaunchOptions options(void* stream, int enable_pdl) {
+normjit::LaunchOptions options(const char* name, void* stream, int enable_pdl) {
+  if (enable_pdl < -1 || enable_pdl > NORMJIT_PDL_STATIC_WEIGHT) {
+    throw normjit::ValidationError(normjit::ValidationError::Kind::InvalidArgument,
+                                   std::string("normjit: ") + name + ": enable_pdl: expected -1 (unset), 0 (off), " +
+                                       "1 (on) or 2 (on, static weight), got " + std::to_string(enable_pdl));
+  }
   normjit::LaunchOptions o;
   o.stream = static_cast<normjit::Stream>(stream);
   if (enable_pdl >= 0) o.enable_pdl = enable_pdl != 0;
+  o.static_weight = enable_pdl == NORMJIT_PDL_STATIC_WEIGHT;
   return o;
 }
 
@@ -86,7 +92,7 @@ normjit_status rms(const char* name, Op op, const normjit_tensor* input,
     a.weight = view(*weight, "weight");
     a.eps = eps;
     if (out) a.out = view(*out, "out");
-    op(a, options(stream, enable_pdl));
+    op(a, options(name, stream, enable_pdl));
   });
 }
 
@@ -103,7 +109,7 @@ normjit_status fused(const char* name, Op op, const normjit_tensor* input,
     a.residual = view(*residual, "residual");
     a.weight = view(*weight, "weight");
     a.eps = eps;
-    op(a, options(stream, enable_pdl));
+    op(a, options(name, stream, enable_pdl));
   });
 }
 

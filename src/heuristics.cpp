@@ -155,14 +155,19 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 257.44/250.43):
   // rmsnorm 4096: 6.53/6.34 (512 rows), 12.13/11.87 (2048), 129.6/127.2 (32768); rmsnorm 8192:
   // 9.12/8.13, 19.87/19.46, 257.7/250.1 (100.4 % of copy); rmsnorm 16384: no gain (12.29/14.02
-  // at 512 rows). Fused add 8192: 529.2/509.9 at 32768 rows, but at 4096 slower at 512 and
-  // 2048 rows (7.97/8.67, 18.40/19.84), so only from the measured 32768 rows and only at 8192.
+  // at 512 rows). Fused add 8192: 529.2/509.9 at 32768 rows, and in session 7 (held t512 /
+  // re-read, two runs): 34.75/36.51 (2048 rows), 67.04/67.97 (4096), 132.13/130.18 (8192),
+  // 262.34/254.85 (16384), hence kBulkRowsFusedAdd 8192; at 4096 slower at 512 and 2048 rows
+  // (7.97/8.67, 18.40/19.84). Fused add 2048 (256 vectors), session 7 sweeps: held t128 with
+  // per-item stores / re-read on one vector per thread (t256): 33.89/33.25 (8192 rows),
+  // 128.90/126.24 (32768; t128 re-read 127.68) (docs/results/h200-2026-11-30-s7).
   // Fewer rows than kBulkRows* are latency-bound, where the second L2 trip would add to it.
-  const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && vectors == 1024
+  const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && (vectors == 1024 || vectors == 256)
                                   : p.rows >= kBulkRowsRmsnorm && vectors > 256 && vectors <= 1024;
   if (bulk && c.cluster == 1 && c.threads_per_row * 2 >= vectors) {
     c.residency = 2;
     c.loads = 3;
+    if (info.residual && vectors == 256) c.threads_per_row = 256;
   }
   // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
   // split into 512-1024-thread CTAs holding the row ran at 62-77 % of copy at 1024 rows; what ran
@@ -202,6 +207,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 67.97/65.63 (8192 rows), 268.3/257.0 (32768); hidden 2048: 33.89/33.82, 128.8/129.3; but
   // 5.28/5.60 and 4.90/5.34 at 128 rows, and at hidden 16384 262.5/299.4 (8192 rows).
   if (info.residual && c.residency < 2 && p.rows >= kPerItemStoreRows && vectors <= 512) c.stores = 1;
+  // A few rows whose caller promised a static weight (ProblemSpec::static_weight, PDL on): the
+  // weight is loaded before the wait for the previous kernel, so that after it the row's SM
+  // moves only activations. H200, bf16, us per launch in a CUDA graph with PDL, default /
+  // weight first: MEASUREMENTS (session 7, docs/results/h200-2026-11-30-s7/latency.txt).
+  c.weight_first = p.static_weight && arch.cc >= 90 && c.residency == 0 && p.rows <= kFewRowsMax;
   return c;
 }
 

@@ -23,7 +23,7 @@ constexpr std::int64_t kFewRowsMax = 32;
 constexpr std::int64_t kRowClasses[] = {1, kFewRowsMax + 1, std::int64_t(1) << 40};
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
-constexpr std::int64_t kBulkRowsFusedAdd = 32768;
+constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;

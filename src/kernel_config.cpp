@@ -14,14 +14,15 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          vec == o.vec && threads_per_row == o.threads_per_row &&
          rows_per_block == o.rows_per_block && cluster == o.cluster && split == o.split &&
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
-         stores == o.stores && arch == o.arch;
+         stores == o.stores && weight_first == o.weight_first && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
   // Pack the small fields into two words and mix them; collisions only cost a compare.
   const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
-                          std::uint64_t(c.rank3) << 32 | std::uint64_t(c.residency) << 36 |
+                          std::uint64_t(c.rank3) << 32 | std::uint64_t(c.weight_first) << 33 |
+                          std::uint64_t(c.residency) << 36 |
                           std::uint64_t(c.arch.cc) << 40 | std::uint64_t(c.min_blocks & 0xff) << 52 |
                           std::uint64_t(c.loads & 0xf) << 60;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
@@ -40,7 +41,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 5},
+      {"schema", 6},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -56,6 +57,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"min_blocks", c.min_blocks},
       {"loads", loads_name(c.loads)},
       {"stores", stores_name(c.stores)},
+      {"weight_first", c.weight_first},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -112,6 +114,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
   if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));
   if (c.stores != 0) s += "-stitem";
+  if (c.weight_first) s += "-wf";
   return s;
 }
 
@@ -122,6 +125,7 @@ std::string prewarm_command(const KernelConfig& c) {
   if (c.rank3) cmd += " --rank3";
   // A narrower vector than the dtype allows came from the call's alignment: ask for it.
   if (c.vec < 16 / dtype_size(c.input_dtype)) cmd += fmt::format(" --max-vec {}", c.vec);
+  if (c.weight_first) cmd += " --static-weight";
   return cmd;
 }
 

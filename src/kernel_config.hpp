@@ -40,6 +40,10 @@ struct KernelConfig {
   // the first residual store; 1 stores each item's residual right after its add (fewer loads
   // in flight per thread, stores spread over the row).
   std::int32_t stores = 0;
+  // The weight is loaded before the PDL wait for the previous kernel, so that its bytes leave
+  // the critical path of a latency-bound call; only with the caller's promise that nothing in
+  // flight writes it (LaunchOptions::static_weight) and a row held in registers (residency 0).
+  bool weight_first = false;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -67,7 +71,7 @@ std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a
 // The slug's tags for fields away from their defaults: cluster, split, residency, occupancy floor,
-// load policy and store order, e.g. "-c4-lw-b2-ldstream" ("" when all are default).
+// load policy, store order and weight-first, e.g. "-c4-lw-b2-ldstream" ("" when all are default).
 std::string tuning_tags(const KernelConfig& c);
 // The CLI command that would put this config in the cache (offline-mode errors quote it).
 std::string prewarm_command(const KernelConfig& c);

@@ -188,8 +188,8 @@ void Parser::model(const json& j, const std::string& origin, const std::string& 
 
 void Parser::problem(const json& p, const std::string& origin, const std::string& where, Manifest* m) {
   if (!p.is_object()) bad(origin, where, "expected an object");
-  static const std::set<std::string> kFields = {"ops",   "dtypes",  "weight_dtypes", "hidden",
-                                                "head_dim", "rank3", "max_vec",    "comment"};
+  static const std::set<std::string> kFields = {"ops",     "dtypes",        "weight_dtypes", "hidden", "head_dim",
+                                                "rank3",   "static_weight", "max_vec",       "comment"};
   check_fields(p, kFields, origin, where);
   for (const char* req : {"ops", "dtypes"})
     if (!p.contains(req)) bad(origin, where, fmt::format("missing field '{}'", req));
@@ -244,13 +244,20 @@ void Parser::problem(const json& p, const std::string& origin, const std::string
       bad(origin, where + ".max_vec", fmt::format("expected 0, 1, 2, 4, 8 or 16, got {}", v.dump()));
     max_vec = v.get<int>();
   }
+  bool static_weight = false;
+  if (p.contains("static_weight")) {
+    if (!p["static_weight"].is_boolean()) bad(origin, where + ".static_weight", "expected true or false");
+    static_weight = p["static_weight"].get<bool>();
+  }
   if (p.contains("comment") && !p["comment"].is_string()) bad(origin, where + ".comment", "expected a string");
   // A per-head call whose rows are equally spaced (a contiguous [B, N, D] tensor, or a single
   // token of a fused qkv view) runs the 2-D kernel over head_dim-long rows; other views run the
   // rank3 kernel. A head_dim entry prewarms both.
   for (const bool r3 : per_head ? std::vector<bool>{false, true} : std::vector<bool>{rank3})
-    for (const ProblemSpec& s : expand_problems(ops, dts, wdts, rows, r3, max_vec))
+    for (ProblemSpec s : expand_problems(ops, dts, wdts, rows, r3, max_vec)) {
+      s.static_weight = static_weight;
       m->problems.push_back(s);
+    }
 }
 
 }  // namespace

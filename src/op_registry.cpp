@@ -136,6 +136,17 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   } else if (c.residency == 2) {
     c.stores = 0;  // a re-read row stores its residual in the second pass either way
   }
+  if (o->weight_first >= 0) {
+    if (o->weight_first > 1) bad(fmt::format("weight_first {}: expected 0 or 1", o->weight_first));
+    if (o->weight_first && !problem.static_weight)
+      bad("weight_first 1: the call did not promise a static weight (LaunchOptions::static_weight, with PDL)");
+    if (o->weight_first && c.residency != 0)
+      bad(fmt::format("weight_first 1 needs the weight held in registers (residency 0), not residency {}",
+                      c.residency));
+    c.weight_first = o->weight_first == 1;
+  } else if (c.residency != 0) {
+    c.weight_first = false;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -85,6 +85,7 @@ struct PrewarmArgs {
   std::string manifest;
   std::vector<std::string> arch, ops, dtypes, weight_dtypes, hidden, rows;
   bool rank3 = false;
+  bool static_weight = false;
   int max_vec = 0;
   int jobs = 0;
   bool dry_run = false;
@@ -167,8 +168,9 @@ int list_manifests() {
 }
 
 std::string describe(const ProblemSpec& p) {
-  return fmt::format("{} dtype={} weight={} hidden={}{}{}{}", op_name(p.op), dtype_name(p.dtype),
+  return fmt::format("{} dtype={} weight={} hidden={}{}{}{}{}", op_name(p.op), dtype_name(p.dtype),
                      dtype_name(p.weight_dtype), p.hidden, p.rank3 ? " rank3" : "",
+                     p.static_weight ? " static_weight" : "",
                      p.max_vec ? fmt::format(" max_vec={}", p.max_vec) : "",
                      p.rows ? fmt::format(" rows={}", p.rows) : "");
 }
@@ -256,6 +258,8 @@ int cmd_prewarm(const PrewarmArgs& a) {
       }
     problems = std::move(with_rows);
   }
+  if (a.static_weight)
+    for (ProblemSpec& p : problems) p.static_weight = true;
   const std::vector<std::string> archs = resolve_archs(a.arch);
   if (a.dry_run) return cmd_dry_run(problems, archs, a.as_json);
 
@@ -339,6 +343,8 @@ int main(int argc, char** argv) {
                  "Row counts (tokens; tokens x heads with --rank3) to build for, comma list "
                  "(default: every row class; few and many rows may use different kernels)");
   pw->add_option("--max-vec", pa.max_vec, "Cap the vector width (elements), for misaligned tensors");
+  pw->add_flag("--static-weight", pa.static_weight,
+               "The calls promise a static weight (LaunchOptions::static_weight): build the kernels they use");
   pw->add_option("-j,--jobs", pa.jobs, "Parallel compiles (default: all cores)");
   pw->add_flag("--dry-run", pa.dry_run, "List the kernels each problem selects and whether they are cached; compile nothing");
   pw->add_flag("--json", pa.as_json, "Machine-readable report");

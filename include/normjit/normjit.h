@@ -46,7 +46,11 @@ typedef struct normjit_tensor {
 } normjit_tensor;
 
 /* `stream` is a CUstream (NULL: legacy default stream). enable_pdl: -1 unset (on where
- * supported), 0 off, 1 on. Optional tensors may be NULL. */
+ * supported), 0 off, 1 on, NORMJIT_PDL_STATIC_WEIGHT (2) on with the caller's promise that no
+ * work in flight on the stream writes the weight (LaunchOptions::static_weight: calls of a few
+ * rows then read the weight before waiting for the previous kernel). Optional tensors may be
+ * NULL. */
+#define NORMJIT_PDL_STATIC_WEIGHT 2
 
 /* out = input / RMS(input) * weight; input [rows, hidden] or [batch, heads, head_dim];
  * out NULL: in place. */

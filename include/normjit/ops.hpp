@@ -16,6 +16,11 @@ using Stream = CUstream_st*;
 struct LaunchOptions {
   Stream stream = nullptr;          // the caller's stream; nullptr = legacy default stream
   std::optional<bool> enable_pdl;   // unset or true: programmatic dependent launch on sm_90+
+  // The caller's promise that no work still in flight on the stream writes the weight (true for
+  // model weights). With PDL, calls of a few rows then take kernels that read the weight before
+  // they wait for the kernel ahead of them, which takes those bytes off a decode call's critical
+  // path. Without the promise the weight is read after the wait, like the activations.
+  bool static_weight = false;
 };
 
 // out[i] = input[i] / RMS(input[i]) * weight. `input` is [rows, hidden] or [batch, heads,

@@ -35,6 +35,11 @@ struct ProblemSpec {
   // rmsnorm / gemma_rmsnorm writing over its input (out == input, or no out): rules out kernels
   // whose CTAs share a row's input (KernelConfig::split). Prewarming builds both kinds.
   bool out_aliases_input = false;
+  // The call promises that nothing in flight writes the weight (LaunchOptions::static_weight)
+  // and launches with PDL: a few rows may then take a kernel that reads the weight before it
+  // waits for the previous kernel (KernelConfig::weight_first). A prewarm builds the kind its
+  // problems name (manifest field static_weight, `prewarm --static-weight`).
+  bool static_weight = false;
 };
 
 struct PrewarmItem {

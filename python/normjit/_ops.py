@@ -49,6 +49,9 @@ _MAXD = _library.MAX_DIMS
 _T = _library.TENSOR_SIZE
 assert struct.calcsize(f"=Qii{_MAXD}q{_MAXD}qi4x") == _T, _T
 _PDL = {None: -1, False: 0, True: 1}
+# enable_pdl codes of the C API with the static-weight promise (NORMJIT_PDL_STATIC_WEIGHT = 2):
+# the promise rides on PDL, so it is dropped where PDL is off.
+_PDL_STATIC = {None: 2, False: 0, True: 2}
 
 
 class _Scratch(threading.local):
@@ -136,25 +139,25 @@ _bump = torch._C._increment_version  # skips inference tensors (they have no ver
 
 
 # ---- op kernels (reached through the dispatcher) -----------------------------------------------
-def _rms(op: str, out, input, weight, eps: float, enable_pdl) -> None:
+def _rms(op: str, out, input, weight, eps: float, enable_pdl, static_weight=False) -> None:
     try:
         s = _pack3(input, weight, out)
     except (TypeError, KeyError, IndexError, AttributeError, RuntimeError) as e:
         _reject(op, (("input", input), ("weight", weight), ("out", out)), e)
     fn = getattr(_library._library or _library.get(), op)
-    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), _PDL[enable_pdl])
+    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), (_PDL_STATIC if static_weight else _PDL)[enable_pdl])
     if status:
         raise _library._library.error(status)
     _bump((out,))
 
 
-def _fused(op: str, input, residual, weight, eps: float, enable_pdl) -> None:
+def _fused(op: str, input, residual, weight, eps: float, enable_pdl, static_weight=False) -> None:
     try:
         s = _pack3(input, residual, weight)
     except (TypeError, KeyError, IndexError, AttributeError, RuntimeError) as e:
         _reject(op, (("input", input), ("residual", residual), ("weight", weight)), e)
     fn = getattr(_library._library or _library.get(), op)
-    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), _PDL[enable_pdl])
+    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), (_PDL_STATIC if static_weight else _PDL)[enable_pdl])
     if status:
         raise _library._library.error(status)
     _bump((input, residual))
@@ -188,7 +191,7 @@ def _eager_pack(a, b, c):
         return None  # the op's kernel reports it
 
 
-def eager_rms(op: str, out, input, weight, eps: float, enable_pdl) -> bool:
+def eager_rms(op: str, out, input, weight, eps: float, enable_pdl, static_weight=False) -> bool:
     """Run ``normjit::<op>`` (rmsnorm or gemma_rmsnorm) without the dispatcher. False when it did
     nothing because the dispatcher is needed (modes, subclasses, autograd, CPU/meta tensors,
     anything the library cannot take): the caller then calls the op."""
@@ -196,20 +199,20 @@ def eager_rms(op: str, out, input, weight, eps: float, enable_pdl) -> bool:
     if s is None:
         return False
     fn = getattr(_library._library or _library.get(), op)
-    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), _PDL[enable_pdl])
+    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), (_PDL_STATIC if static_weight else _PDL)[enable_pdl])
     if status:
         raise _library._library.error(status)
     _bump((out,))
     return True
 
 
-def eager_fused(op: str, input, residual, weight, eps: float, enable_pdl) -> bool:
+def eager_fused(op: str, input, residual, weight, eps: float, enable_pdl, static_weight=False) -> bool:
     """As :func:`eager_rms`, for fused_add_rmsnorm and gemma_fused_add_rmsnorm."""
     s = _eager_pack(input, residual, weight)
     if s is None:
         return False
     fn = getattr(_library._library or _library.get(), op)
-    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), _PDL[enable_pdl])
+    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), (_PDL_STATIC if static_weight else _PDL)[enable_pdl])
     if status:
         raise _library._library.error(status)
     _bump((input, residual))
@@ -220,9 +223,13 @@ def eager_fused(op: str, input, residual, weight, eps: float, enable_pdl) -> boo
 # Argument order follows FlashInfer's own custom ops (flashinfer::rmsnorm takes `out` first).
 OP_NAMES = ("rmsnorm", "gemma_rmsnorm", "fused_add_rmsnorm", "gemma_fused_add_rmsnorm")
 SCHEMAS = {
-    "rmsnorm": "(Tensor(a!) out, Tensor input, Tensor weight, float eps, bool? enable_pdl) -> ()",
+    "rmsnorm": (
+        "(Tensor(a!) out, Tensor input, Tensor weight, float eps, bool? enable_pdl, "
+        "bool static_weight=False) -> ()"
+    ),
     "fused_add_rmsnorm": (
-        "(Tensor(a!) input, Tensor(b!) residual, Tensor weight, float eps, bool? enable_pdl) -> ()"
+        "(Tensor(a!) input, Tensor(b!) residual, Tensor weight, float eps, bool? enable_pdl, "
+        "bool static_weight=False) -> ()"
     ),
 }
 SCHEMAS["gemma_rmsnorm"] = SCHEMAS["rmsnorm"]
@@ -232,26 +239,26 @@ _LIB = torch.library.Library("normjit", "DEF")  # kept alive: dropping it unregi
 
 
 def _rms_kernel(op):
-    def kernel(out, input, weight, eps, enable_pdl):
-        _rms(op, out, input, weight, eps, enable_pdl)
+    def kernel(out, input, weight, eps, enable_pdl, static_weight=False):
+        _rms(op, out, input, weight, eps, enable_pdl, static_weight)
 
     return kernel
 
 
 def _fused_kernel(op):
-    def kernel(input, residual, weight, eps, enable_pdl):
-        _fused(op, input, residual, weight, eps, enable_pdl)
+    def kernel(input, residual, weight, eps, enable_pdl, static_weight=False):
+        _fused(op, input, residual, weight, eps, enable_pdl, static_weight)
 
     return kernel
 
 
 # Fake (meta) kernels: the ops only write into tensors the caller passed, so there is nothing to
 # allocate and nothing to return.
-def _rms_fake(out, input, weight, eps, enable_pdl) -> None:
+def _rms_fake(out, input, weight, eps, enable_pdl, static_weight=False) -> None:
     return None
 
 
-def _fused_fake(input, residual, weight, eps, enable_pdl) -> None:
+def _fused_fake(input, residual, weight, eps, enable_pdl, static_weight=False) -> None:
     return None
 
 

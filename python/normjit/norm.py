@@ -69,6 +69,8 @@ def rmsnorm(
     eps: float = 1e-6,
     out: Optional[torch.Tensor] = None,
     enable_pdl: Optional[bool] = None,
+    *,
+    static_weight: bool = False,
 ) -> torch.Tensor:
     r"""Root mean square normalization: ``out[i] = (input[i] / RMS(input[i])) * weight``.
 
@@ -86,6 +88,10 @@ def rmsnorm(
         Written in place when given (may be ``input`` itself); else ``torch.empty_like(input)``.
     enable_pdl: Optional[bool]
         Programmatic dependent launch: None or True use it where the GPU supports it (sm_90+).
+    static_weight: bool
+        normjit only (keyword, not in flashinfer): the promise that no work in flight on the stream
+        writes ``weight`` (true for model weights). With PDL, calls of a few rows then read the
+        weight before waiting for the previous kernel (shorter decode steps in CUDA graphs).
 
     Returns
     -------
@@ -94,8 +100,8 @@ def rmsnorm(
     """
     if out is None:
         out = _empty_like(input)
-    if _is_compiling() or not _eager_rms("rmsnorm", out, input, weight, eps, enable_pdl):
-        _rmsnorm_op(out, input, weight, eps, enable_pdl)
+    if _is_compiling() or not _eager_rms("rmsnorm", out, input, weight, eps, enable_pdl, static_weight):
+        _rmsnorm_op(out, input, weight, eps, enable_pdl, static_weight)
     return out
 
 
@@ -105,13 +111,15 @@ def gemma_rmsnorm(
     eps: float = 1e-6,
     out: Optional[torch.Tensor] = None,
     enable_pdl: Optional[bool] = None,
+    *,
+    static_weight: bool = False,
 ) -> torch.Tensor:
     r"""Gemma-style RMSNorm: ``out[i] = (input[i] / RMS(input[i])) * (weight + 1)``, the 1 added
     in fp32. Same arguments, shapes and return value as :func:`rmsnorm`."""
     if out is None:
         out = _empty_like(input)
-    if _is_compiling() or not _eager_rms("gemma_rmsnorm", out, input, weight, eps, enable_pdl):
-        _gemma_rmsnorm_op(out, input, weight, eps, enable_pdl)
+    if _is_compiling() or not _eager_rms("gemma_rmsnorm", out, input, weight, eps, enable_pdl, static_weight):
+        _gemma_rmsnorm_op(out, input, weight, eps, enable_pdl, static_weight)
     return out
 
 
@@ -121,6 +129,8 @@ def fused_add_rmsnorm(
     weight: torch.Tensor,
     eps: float = 1e-6,
     enable_pdl: Optional[bool] = None,
+    *,
+    static_weight: bool = False,
 ) -> None:
     r"""Fused residual add + RMSNorm, in place on both tensors.
 
@@ -129,10 +139,13 @@ def fused_add_rmsnorm(
 
     ``input`` and ``residual`` are 2-D ``[batch_size, hidden_size]`` of one dtype
     (fp16/bf16/fp32), stride 1 in the last dimension, any row strides, not overlapping;
-    ``weight`` is ``[hidden_size]`` of that dtype or fp32. Returns None.
+    ``weight`` is ``[hidden_size]`` of that dtype or fp32. ``enable_pdl`` and ``static_weight`` as
+    in :func:`rmsnorm`. Returns None.
     """
-    if _is_compiling() or not _eager_fused("fused_add_rmsnorm", input, residual, weight, eps, enable_pdl):
-        _fused_add_rmsnorm_op(input, residual, weight, eps, enable_pdl)
+    if _is_compiling() or not _eager_fused(
+        "fused_add_rmsnorm", input, residual, weight, eps, enable_pdl, static_weight
+    ):
+        _fused_add_rmsnorm_op(input, residual, weight, eps, enable_pdl, static_weight)
 
 
 def gemma_fused_add_rmsnorm(
@@ -141,8 +154,12 @@ def gemma_fused_add_rmsnorm(
     weight: torch.Tensor,
     eps: float = 1e-6,
     enable_pdl: Optional[bool] = None,
+    *,
+    static_weight: bool = False,
 ) -> None:
     r"""Gemma-style fused residual add + RMSNorm: as :func:`fused_add_rmsnorm` with
     ``(weight + 1)``. Returns None."""
-    if _is_compiling() or not _eager_fused("gemma_fused_add_rmsnorm", input, residual, weight, eps, enable_pdl):
-        _gemma_fused_add_rmsnorm_op(input, residual, weight, eps, enable_pdl)
+    if _is_compiling() or not _eager_fused(
+        "gemma_fused_add_rmsnorm", input, residual, weight, eps, enable_pdl, static_weight
+    ):
+        _gemma_fused_add_rmsnorm_op(input, residual, weight, eps, enable_pdl, static_weight)

@@ -31,6 +31,8 @@ FLASHINFER_SIGNATURES = {
     "gemma_fused_add_rmsnorm": [("input", REQUIRED), ("residual", REQUIRED), ("weight", REQUIRED),
                                 ("eps", 1e-6), ("enable_pdl", None)],
 }
+# Keyword-only options normjit adds after flashinfer's arguments.
+NORMJIT_KEYWORDS = [("static_weight", False)]
 RETURNS = {"rmsnorm": "Tensor", "gemma_rmsnorm": "Tensor", "fused_add_rmsnorm": "None",
            "gemma_fused_add_rmsnorm": "None"}
 
@@ -69,10 +71,13 @@ def test_public_names():
 @pytest.mark.parametrize("name", sorted(FLASHINFER_SIGNATURES))
 def test_signature_matches_flashinfer(name):
     sig = inspect.signature(getattr(normjit, name))
-    got = [(p.name, p.default) for p in sig.parameters.values()]
-    assert got == FLASHINFER_SIGNATURES[name]
-    for p in sig.parameters.values():
+    positional = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+    assert [(p.name, p.default) for p in positional] == FLASHINFER_SIGNATURES[name]
+    for p in positional:
         assert p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+    # normjit's own options come after flashinfer's, keyword-only, so positional calls match.
+    extra = [(p.name, p.default) for p in sig.parameters.values() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+    assert extra == NORMJIT_KEYWORDS
     assert RETURNS[name] in str(sig.return_annotation)
 
 
@@ -83,7 +88,8 @@ def test_signature_matches_installed_flashinfer(name):
     norm = pytest.importorskip("flashinfer.norm")
     theirs = inspect.signature(inspect.unwrap(getattr(norm, name)))
     ours = inspect.signature(getattr(normjit, name))
-    assert [(p.name, p.default, p.kind) for p in ours.parameters.values()] == [
+    assert [(p.name, p.default, p.kind) for p in ours.parameters.values()
+            if p.kind is not inspect.Parameter.KEYWORD_ONLY] == [
         (p.name, p.default, p.kind) for p in theirs.parameters.values()]
 
 

@@ -187,31 +187,35 @@ def test_fused_add_rmsnorm(gemma, shape, dtype, wdtype, layout, gen):
 @pytest.mark.parametrize("name", ["rmsnorm", "gemma_rmsnorm", "fused_add_rmsnorm",
                                   "gemma_fused_add_rmsnorm"])
 @pytest.mark.parametrize("enable_pdl", [None, True, False], ids=["pdl-unset", "pdl-on", "pdl-off"])
-def test_enable_pdl(name, enable_pdl, gen):
-    x = randn((64, 4096), BF16, gen)
+@pytest.mark.parametrize("static_weight", [False, True], ids=["", "static-weight"])
+@pytest.mark.parametrize("rows", [64, 8])  # 8: few rows, where the promise picks weight-first kernels
+def test_enable_pdl(name, enable_pdl, static_weight, rows, gen):
+    x = randn((rows, 4096), BF16, gen)
     w = randn(4096, BF16, gen)
     gemma = name.startswith("gemma")
     if "fused" in name:
-        r = randn((64, 4096), BF16, gen)
+        r = randn((rows, 4096), BF16, gen)
         h = x.float() + r.float()
-        getattr(normjit, name)(x, r, w, enable_pdl=enable_pdl)
+        getattr(normjit, name)(x, r, w, enable_pdl=enable_pdl, static_weight=static_weight)
         assert torch.equal(r, h.to(BF16))
         assert_matches(x, ref_rmsnorm(h, w, gemma=gemma))
     else:
-        y = getattr(normjit, name)(x, w, enable_pdl=enable_pdl)
+        y = getattr(normjit, name)(x, w, enable_pdl=enable_pdl, static_weight=static_weight)
         assert_matches(y, ref_rmsnorm(x, w, gemma=gemma))
 
 
-def test_back_to_back_pdl_launches_chain_correctly(gen):
+@pytest.mark.parametrize("rows,static_weight", [(256, False), (16, True)])
+def test_back_to_back_pdl_launches_chain_correctly(rows, static_weight, gen):
     """A chain of dependent PDL launches (each reads what the previous one wrote): a launch that
-    started reading before its predecessor finished would be far off the PDL-off chain."""
-    x = randn((256, 2048), BF16, gen)
-    r = randn((256, 2048), BF16, gen)
+    started reading before its predecessor finished would be far off the PDL-off chain. With
+    static_weight (few rows) only the weight is read before the wait."""
+    x = randn((rows, 2048), BF16, gen)
+    r = randn((rows, 2048), BF16, gen)
     w = randn(2048, BF16, gen)
     xe, re = x.clone(), r.clone()
     for _ in range(5):
-        normjit.fused_add_rmsnorm(x, r, w, enable_pdl=True)
-        x = normjit.rmsnorm(x, w, enable_pdl=True)
+        normjit.fused_add_rmsnorm(x, r, w, enable_pdl=True, static_weight=static_weight)
+        x = normjit.rmsnorm(x, w, enable_pdl=True, static_weight=static_weight)
     for _ in range(5):
         normjit.fused_add_rmsnorm(xe, re, w, enable_pdl=False)
         xe = normjit.rmsnorm(xe, w, enable_pdl=False)

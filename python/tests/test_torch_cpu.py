@@ -28,13 +28,16 @@ def test_custom_op_is_registered(name):
     schema = op._schema
     mutable = [a.name for a in schema.arguments if a.alias_info is not None and a.alias_info.is_write]
     if "fused" in name:
-        assert [a.name for a in schema.arguments] == ["input", "residual", "weight", "eps", "enable_pdl"]
+        assert [a.name for a in schema.arguments] == ["input", "residual", "weight", "eps", "enable_pdl",
+                                                      "static_weight"]
         assert mutable == ["input", "residual"]
     else:
-        assert [a.name for a in schema.arguments] == ["out", "input", "weight", "eps", "enable_pdl"]
+        assert [a.name for a in schema.arguments] == ["out", "input", "weight", "eps", "enable_pdl",
+                                                      "static_weight"]
         assert mutable == ["out"]
     assert len(schema.returns) == 0
-    assert str(schema.arguments[-1].type) == "Optional[bool]"
+    assert str(schema.arguments[-2].type) == "Optional[bool]"
+    assert str(schema.arguments[-1].type) == "bool" and schema.arguments[-1].default_value is False
 
 
 DTYPES = [(torch.float16, torch.float16), (torch.bfloat16, torch.bfloat16),
@@ -136,9 +139,9 @@ def test_compile_functionalizes_the_mutations(no_library):
 
 SCHEMAS = {
     "rmsnorm": "normjit::rmsnorm(Tensor(a!) out, Tensor input, Tensor weight, float eps, "
-    "bool? enable_pdl) -> ()",
+    "bool? enable_pdl, bool static_weight=False) -> ()",
     "fused_add_rmsnorm": "normjit::fused_add_rmsnorm(Tensor(a!) input, Tensor(b!) residual, "
-    "Tensor weight, float eps, bool? enable_pdl) -> ()",
+    "Tensor weight, float eps, bool? enable_pdl, bool static_weight=False) -> ()",
 }
 
 

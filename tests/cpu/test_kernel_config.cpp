@@ -80,14 +80,14 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
         R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","rank3":false,"residency":"row+weight",)"
-        R"("rows_per_block":1,"schema":5,"split":1,"stores":"after_loads",)"
-        R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16"})");
+        R"("rows_per_block":1,"schema":6,"split":1,"stores":"after_loads",)"
+        R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16","weight_first":false})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","rank3":true,"residency":"reload",)"
-        R"("rows_per_block":4,"schema":5,"split":1,"stores":"after_loads",)"
-        R"("threads_per_row":32,"vec":1,"weight_dtype":"f32"})");
+        R"("rows_per_block":4,"schema":6,"split":1,"stores":"after_loads",)"
+        R"("threads_per_row":32,"vec":1,"weight_dtype":"f32","weight_first":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
 }
@@ -96,7 +96,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "c6b4b64666d840bfd45fab3745bc01b2");
+  CHECK(k.hex() == "9b93342965f83e44665c415d7149e0f7");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -172,6 +172,7 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"loads=1", [](KernelConfig& c) { c.loads = 1; }},
       {"loads=2", [](KernelConfig& c) { c.loads = 2; }},
       {"stores=1", [](KernelConfig& c) { c.stores = 1; }},
+      {"weight_first=true", [](KernelConfig& c) { c.weight_first = true; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -219,7 +220,8 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   for (const auto& [k, v] : j.items()) fields.insert(k);
   CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "loads", "min_blocks", "op",
                                         "output_dtype", "rank3", "residency", "rows_per_block", "schema",
-                                        "split", "stores", "threads_per_row", "vec", "weight_dtype"});
+                                        "split", "stores", "threads_per_row", "vec", "weight_dtype",
+                                        "weight_first"});
 }
 
 namespace {
@@ -386,6 +388,13 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   p.hidden = 8192;
   CHECK(pick(kBulkRowsFusedAdd - 1).loads != 3);
   CHECK(pick(kBulkRowsFusedAdd).residency == 2);
+  p.hidden = 2048;  // 256 vectors: re-read on one vector per thread
+  CHECK(pick(kBulkRowsFusedAdd - 1).residency == 0);
+  CHECK(pick(kBulkRowsFusedAdd - 1).threads_per_row == 128);
+  CHECK(pick(kBulkRowsFusedAdd).residency == 2);
+  CHECK(pick(kBulkRowsFusedAdd).loads == 3);
+  CHECK(pick(kBulkRowsFusedAdd).threads_per_row == 256);
+  CHECK(pick(kBulkRowsFusedAdd).stores == 0);
   p.hidden = 4096;  // slower at 512 and 2048 rows
   CHECK(pick(kBulkRowsFusedAdd).residency != 2);
   // Per-item residual stores for many rows of up to 512 vectors only.
@@ -541,6 +550,60 @@ TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs
   o.cluster = 2;
   set_config_override(&o);
   CHECK_THROWS_WITH(pick(1, false), Catch::Contains("split 2 with cluster 2"));
+  set_config_override(nullptr);
+}
+
+TEST_CASE("a few rows whose caller promised a static weight load it before the PDL wait", "[config][heuristics]") {
+  ProblemSpec p;
+  p.hidden = 8192;
+  auto pick = [&](Op op, std::int64_t rows, bool static_weight, int cc = 90) {
+    p.op = op;
+    p.rows = rows;
+    p.static_weight = static_weight;
+    return choose_config(p, 0, Arch{cc});
+  };
+  for (Op op : all_ops()) {
+    INFO(op_name(op));
+    for (std::int64_t rows : {std::int64_t(1), kFewRowsMax}) {
+      const KernelConfig c = pick(op, rows, true);
+      CHECK(c.weight_first);
+      CHECK(c.residency == 0);
+      CHECK(slug(c).find("-wf") != std::string::npos);
+      // The promise changes nothing else, and nothing without it.
+      KernelConfig plain = pick(op, rows, false);
+      CHECK_FALSE(plain.weight_first);
+      plain.weight_first = true;
+      CHECK(plain == c);
+    }
+    // Many rows are bandwidth-bound; before sm_90 there is no wait to load ahead of.
+    CHECK_FALSE(pick(op, kFewRowsMax + 1, true).weight_first);
+    CHECK_FALSE(pick(op, 1, true, 80).weight_first);
+  }
+  // Only a weight held in registers: not where the heuristic re-reads or loads it late.
+  p.hidden = 32768;
+  CHECK(pick(Op::fused_add_rmsnorm, 1024, true).residency != 0);
+  CHECK_FALSE(pick(Op::fused_add_rmsnorm, 1024, true).weight_first);
+  // Overrides: forced on only with the promise and residency 0; a reshaped residency drops it.
+  p.hidden = 4096;
+  ConfigOverride o;
+  o.weight_first = 1;
+  set_config_override(&o);
+  CHECK(pick(Op::rmsnorm, 100, true).weight_first);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, false), Catch::Contains("did not promise a static weight"));
+  o.residency = 2;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, true), Catch::Contains("residency 0"));
+  o.weight_first = 2;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, true), Catch::Contains("weight_first 2: expected 0 or 1"));
+  o = ConfigOverride{};
+  o.residency = 1;
+  set_config_override(&o);
+  CHECK_FALSE(pick(Op::rmsnorm, 1, true).weight_first);
+  o = ConfigOverride{};
+  o.weight_first = 0;
+  set_config_override(&o);
+  CHECK_FALSE(pick(Op::rmsnorm, 1, true).weight_first);
   set_config_override(nullptr);
 }
 

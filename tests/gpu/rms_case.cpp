@@ -16,12 +16,12 @@ using normjit::Op;
 
 std::string RmsCase::describe() const {
   const char* forms[] = {"out", "aliased-out", "in-place"};
-  return fmt::format("{} {} w={} rows={} hidden={}{} {}{}{} pdl={} eps={}",
+  return fmt::format("{} {} w={} rows={} hidden={}{} {}{}{} pdl={}{} eps={}",
                      normjit::op_name(op), normjit::dtype_name(dtype),
                      normjit::dtype_name(weight_dtype), rows, hidden,
                      heads ? fmt::format(" heads={} ({} non-flat)", heads, nonflat_input ? "input" : "out") : "",
                      forms[int(form)], strided ? " strided" : "", misaligned ? " misaligned" : "",
-                     pdl ? (*pdl ? "on" : "off") : "unset", eps);
+                     pdl ? (*pdl ? "on" : "off") : "unset", static_weight ? " static-weight" : "", eps);
 }
 
 namespace {
@@ -101,6 +101,7 @@ std::string run_rms_case(const RmsCase& c, std::mt19937_64& rng) {
   normjit::LaunchOptions o;
   o.stream = static_cast<normjit::Stream>(c.stream);
   o.enable_pdl = c.pdl;
+  o.static_weight = c.static_weight;
   normjit::TensorView in_v = view(in_d.get(), c.dtype, in_l, H, rank3, c.device);
   normjit::TensorView w_v = normjit::make_tensor(w_d.get(), c.weight_dtype, {H}, c.device);
   if (fused) {

@@ -25,6 +25,7 @@ struct RmsCase {
   bool strided = false;       // row strides > hidden (different for each tensor)
   bool misaligned = false;    // base address off by one element: scalar path
   std::optional<bool> pdl;
+  bool static_weight = false; // LaunchOptions::static_weight (the weight read before the PDL wait)
   double eps = 1e-6;
   void* stream = nullptr;
   int device = 0;             // where the buffers live (the op follows its tensors)

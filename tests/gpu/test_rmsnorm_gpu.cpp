@@ -54,6 +54,7 @@ void sweep(Op op) {
         c.strided = index % 2 == 1;
         c.misaligned = index % 5 == 2;
         c.pdl = index % 3 == 0 ? std::optional<bool>() : std::optional<bool>(index % 3 == 1);
+        c.static_weight = index % 4 < 2;
         c.eps = index % 4 == 3 ? 1e-5 : 1e-6;
         ++index;
         ++cases;
@@ -163,6 +164,7 @@ TEST_CASE("PDL chains: dependent launches on one stream stay ordered", "[gpu][pd
     c.hidden = 4096;
     c.form = OutForm::InPlace;
     c.pdl = true;
+    c.static_weight = i % 4 < 2;  // the weight read before the wait, x and r after it
     c.stream = s.get();
     const std::string err = run_rms_case(c, rng);
     CHECK(err == "");
