@@ -209,8 +209,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   if (info.residual && c.residency < 2 && p.rows >= kPerItemStoreRows && vectors <= 512) c.stores = 1;
   // A few rows whose caller promised a static weight (ProblemSpec::static_weight, PDL on): the
   // weight is loaded before the wait for the previous kernel, so that after it the row's SM
-  // moves only activations. H200, bf16, us per launch in a CUDA graph with PDL, default /
-  // weight first: MEASUREMENTS (session 7, docs/results/h200-2026-11-30-s7/latency.txt).
+  // moves only activations. H200, bf16, us per launch in a CUDA graph of 100 with PDL, 1 / 8 /
+  // 32 rows, default / weight first, same run: rmsnorm 8192 1.247/1.111, 1.316/1.176,
+  // 1.389/1.239; rmsnorm 4096 1.057/1.033, 1.102/1.066, 1.148/1.120; fused add 4096
+  // 1.294/1.127, 1.412/1.288, 1.465/1.354; fused add 8192 1.644/1.549, 1.787/1.648, 1.832/1.721.
+  // At 128 rows even or slower (128 x 8192 1.814/1.924 in an earlier build), so a few rows only
+  // (session 7, docs/results/h200-2026-11-30-s7/latency.txt).
   c.weight_first = p.static_weight && arch.cc >= 90 && c.residency == 0 && p.rows <= kFewRowsMax;
   return c;
 }
