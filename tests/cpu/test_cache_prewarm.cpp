@@ -121,7 +121,7 @@ TEST_CASE("manifests: head_dim, include and models extensions, and errors that n
     "models": ["A", {"name": "B", "hidden_size": 1024, "head_dim": 64, "hf_id": "org/b"}],
     "problems": [
       {"ops": ["rmsnorm", "gemma_rmsnorm"], "dtypes": ["f16"], "weight_dtypes": ["f32"], "head_dim": [64, 256]},
-      {"ops": ["fused_add_rmsnorm"], "dtypes": ["bf16"], "hidden": [1024], "max_vec": 4}
+      {"ops": ["fused_add_rmsnorm"], "dtypes": ["bf16"], "hidden": [1024], "max_vec": 4, "static_weight": true}
     ]})");
   CHECK(m.origin == "<inline json>");
   CHECK(m.models == std::vector<std::string>{"A", "B"});
@@ -133,6 +133,8 @@ TEST_CASE("manifests: head_dim, include and models extensions, and errors that n
   }
   CHECK(m.problems[8].max_vec == 4);
   CHECK_FALSE(m.problems[8].rank3);
+  CHECK(m.problems[8].static_weight);
+  CHECK_FALSE(m.problems[0].static_weight);
 
   // Includes resolve next to the including file, then as bundled names.
   cputest::write_file(dir.path() / "base.json",
@@ -182,6 +184,8 @@ TEST_CASE("manifests: head_dim, include and models extensions, and errors that n
       {"nothing to do", R"({"name": "x"})", {"problems"}},
       {"comment type", R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16"], "hidden": [8], "comment": 5}]})",
        {"problems[0].comment"}},
+      {"static_weight type", R"({"problems": [{"ops": ["rmsnorm"], "dtypes": ["bf16"], "hidden": [8], "static_weight": 1}]})",
+       {"problems[0].static_weight", "expected true or false"}},
   };
   for (const Bad& b : bads) {
     INFO("case: " << b.name);
@@ -237,6 +241,24 @@ TEST_CASE("cli prewarm: bundled manifest, JSON report, then a dry run shows it c
                                          n, lines100.size())));
   CHECK(contains(dry.output, "fused_add_rmsnorm dtype=bf16 weight=bf16 hidden=8192 -> fused_add_rmsnorm-bf16-h8192-"));
   CHECK(cputest::files_with_extension(cache.path(), ".cubin").size() == n);
+
+  // --static-weight: the few-row kernels of calls that promise a static weight load it before
+  // the PDL wait (-wf); more rows keep their kernels, so only the few-row class adds kernels.
+  const njtest::ProcessResult sw = cli({"prewarm", "--manifest", "llama-3.1-70b", "--arch", "sm_90", "--static-weight",
+                                        "--dry-run"}, cache.str());
+  INFO(sw.output);
+  CHECK(sw.exit_code == 0);
+  const auto wf = cputest::lines_starting_with(sw.output, "sm_90 ");
+  CHECK(contains(sw.output, "static_weight"));
+  size_t weight_first = 0;
+  for (const std::string& l : wf) {
+    if (contains(l, "-wf-")) {
+      ++weight_first;
+      CHECK(contains(l, "[to compile]"));
+    }
+  }
+  CHECK(weight_first > 0);
+  CHECK(weight_first < wf.size());
 }
 
 TEST_CASE("cli prewarm: the default manifest, --arch all, and no GPU without --arch", "[prewarm][cli]") {

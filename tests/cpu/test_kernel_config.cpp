@@ -590,6 +590,7 @@ TEST_CASE("a few rows whose caller promised a static weight load it before the P
   set_config_override(&o);
   CHECK(pick(Op::rmsnorm, 100, true).weight_first);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, false), Catch::Contains("did not promise a static weight"));
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, true, 80), Catch::Contains("before sm_90"));
   o.residency = 2;
   set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, true), Catch::Contains("residency 0"));

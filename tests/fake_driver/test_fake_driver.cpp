@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstring>
+#include <optional>
 #include <algorithm>
 #include <thread>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "heuristics.hpp"
 #include "launch.hpp"
 #include "normjit/errors.hpp"
+#include "normjit/normjit.h"
 #include "normjit/ops.hpp"
 #include "op_registry.hpp"
 #include "runtime.hpp"
@@ -116,6 +118,35 @@ TEST_CASE("without PDL there is neither the attribute nor the early trigger", "[
   CHECK(l.pdl == 0);
   CHECK((params_of(l).flags & kFlagEarlyTrigger) == 0);
   CHECK(l.stream == reinterpret_cast<CUstream>(0x5000));
+}
+
+TEST_CASE("static_weight takes the weight-first kernel for a few rows with PDL, the usual one otherwise", "[launch]") {
+  auto kernel_of = [](std::int64_t rows, bool static_weight, std::optional<bool> pdl) {
+    LaunchOptions o;
+    o.static_weight = static_weight;
+    o.enable_pdl = pdl;
+    rmsnorm(rms_args(rows, 4096), o);
+    return fake().last().kernel;
+  };
+  const CUfunction plain = kernel_of(1, false, std::nullopt);
+  const CUfunction early = kernel_of(1, true, std::nullopt);
+  CHECK(early != plain);                                       // a kernel of its own (-wf)
+  CHECK(kernel_of(1, true, true) == early);
+  CHECK(kernel_of(1, true, false) == plain);                   // no PDL: nothing to load ahead of
+  CHECK(kernel_of(detail::kFewRowsMax + 1, true, std::nullopt) ==
+        kernel_of(detail::kFewRowsMax + 1, false, std::nullopt));  // many rows: unchanged
+  // The C ABI spells the promise enable_pdl = NORMJIT_PDL_STATIC_WEIGHT and rejects other codes.
+  const normjit_tensor x = {ptr(kIn), NORMJIT_BF16, 2, {1, 4096}, {4096, 1}, 0};
+  const normjit_tensor w = {ptr(kW), NORMJIT_BF16, 1, {4096}, {1}, 0};
+  const normjit_tensor y = {ptr(kOut), NORMJIT_BF16, 2, {1, 4096}, {4096, 1}, 0};
+  CHECK(normjit_rmsnorm(&x, &w, 1e-6, &y, nullptr, NORMJIT_PDL_STATIC_WEIGHT) == NORMJIT_SUCCESS);
+  CHECK(fake().last().kernel == early);
+  CHECK(normjit_rmsnorm(&x, &w, 1e-6, &y, nullptr, 1) == NORMJIT_SUCCESS);
+  CHECK(fake().last().kernel == plain);
+  const long before = fake().launches();
+  CHECK(normjit_rmsnorm(&x, &w, 1e-6, &y, nullptr, 3) == NORMJIT_ERROR_INVALID_ARGUMENT);
+  CHECK_THAT(normjit_last_error(), Catch::Contains("enable_pdl") && Catch::Contains("got 3"));
+  CHECK(fake().launches() == before);
 }
 
 TEST_CASE("wide rows launch thread-block clusters with the cluster attribute", "[launch]") {
