@@ -48,10 +48,10 @@ _KNOWN = "float32, float16, bfloat16, float8_e4m3fn, float8_e5m2, uint8, int32"
 _MAXD = _library.MAX_DIMS
 _T = _library.TENSOR_SIZE
 assert struct.calcsize(f"=Qii{_MAXD}q{_MAXD}qi4x") == _T, _T
-_PDL = {None: -1, False: 0, True: 1}
-# enable_pdl codes of the C API with the static-weight promise (NORMJIT_PDL_STATIC_WEIGHT = 2):
-# the promise rides on PDL, so it is dropped where PDL is off.
-_PDL_STATIC = {None: 2, False: 0, True: 2}
+# The C API's enable_pdl code, by static_weight then enable_pdl: -1 unset, 0 off, 1 on, 2 on
+# with the static-weight promise (NORMJIT_PDL_STATIC_WEIGHT), which rides on PDL and is dropped
+# where PDL is off.
+_PDL = ({None: -1, False: 0, True: 1}, {None: 2, False: 0, True: 2})
 
 
 class _Scratch(threading.local):
@@ -145,7 +145,7 @@ def _rms(op: str, out, input, weight, eps: float, enable_pdl, static_weight=Fals
     except (TypeError, KeyError, IndexError, AttributeError, RuntimeError) as e:
         _reject(op, (("input", input), ("weight", weight), ("out", out)), e)
     fn = getattr(_library._library or _library.get(), op)
-    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), (_PDL_STATIC if static_weight else _PDL)[enable_pdl])
+    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), _PDL[static_weight][enable_pdl])
     if status:
         raise _library._library.error(status)
     _bump((out,))
@@ -157,7 +157,7 @@ def _fused(op: str, input, residual, weight, eps: float, enable_pdl, static_weig
     except (TypeError, KeyError, IndexError, AttributeError, RuntimeError) as e:
         _reject(op, (("input", input), ("residual", residual), ("weight", weight)), e)
     fn = getattr(_library._library or _library.get(), op)
-    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), (_PDL_STATIC if static_weight else _PDL)[enable_pdl])
+    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), _PDL[static_weight][enable_pdl])
     if status:
         raise _library._library.error(status)
     _bump((input, residual))
@@ -199,7 +199,7 @@ def eager_rms(op: str, out, input, weight, eps: float, enable_pdl, static_weight
     if s is None:
         return False
     fn = getattr(_library._library or _library.get(), op)
-    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), (_PDL_STATIC if static_weight else _PDL)[enable_pdl])
+    status = fn(s.p0, s.p1, eps, s.p2, _raw_stream(input.get_device()), _PDL[static_weight][enable_pdl])
     if status:
         raise _library._library.error(status)
     _bump((out,))
@@ -212,7 +212,7 @@ def eager_fused(op: str, input, residual, weight, eps: float, enable_pdl, static
     if s is None:
         return False
     fn = getattr(_library._library or _library.get(), op)
-    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), (_PDL_STATIC if static_weight else _PDL)[enable_pdl])
+    status = fn(s.p0, s.p1, s.p2, eps, _raw_stream(input.get_device()), _PDL[static_weight][enable_pdl])
     if status:
         raise _library._library.error(status)
     _bump((input, residual))
