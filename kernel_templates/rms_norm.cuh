@@ -71,18 +71,22 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   Packed<T, kVec> rs[Cfg::kResidual ? kHeld : 1];
   float hs[Cfg::kResidual ? kHeld : 1][kVec];
   Packed<W, kVec> ws[kEarlyWeight ? kItems : 1];
-  // The weight first (Cfg::kWeightFirst), with plain loads: the compiler sank read-only
-  // (ld.global.nc) loads past griddepcontrol.wait, whose memory clobber holds ordinary loads.
-  // A kernel of its own rather than a run-time branch: with both paths in one body, ptxas gave
-  // the default path more registers (62 -> 66 for hidden 4096 on 128 threads, fewer blocks per
-  // SM) and a fused-add schedule with a residual load behind a residual store (sm_90a SASS).
+  // Item `it` of the weight into ws (zero where this CTA has none), for residency 0: alongside the
+  // row, or before the PDL wait (Cfg::kWeightFirst) with plain loads, because the compiler sank
+  // read-only (ld.global.nc) loads past griddepcontrol.wait, whose memory clobber holds ordinary
+  // loads. Weight-first is a kernel of its own rather than a run-time branch: with both paths in
+  // one body, ptxas gave the default path more registers (62 -> 66 for hidden 4096 on 128
+  // threads, fewer blocks per SM) and a fused-add schedule with a residual load behind a
+  // residual store (sm_90a SASS).
   static_assert(!Cfg::kWeightFirst || Cfg::kResidency == 0, "weight first: a weight held in registers");
+  auto load_weight = [&](int it) {
+    if (!in_row(it) || !owned(it)) ws[it].zero();
+    else if constexpr (Cfg::kWeightFirst) ws[it].template load_act<0>(w + col_of(it));
+    else ws[it].load_cached(w + col_of(it));
+  };
   if constexpr (Cfg::kWeightFirst) {
 #pragma unroll
-    for (int it = 0; it < kItems; ++it) {
-      if (in_row(it) && owned(it)) ws[it].template load_act<0>(w + col_of(it));
-      else ws[it].zero();
-    }
+    for (int it = 0; it < kItems; ++it) load_weight(it);
   }
 
   pdl_wait<Cfg::kPdl>();
@@ -136,10 +140,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
         if (active && in_row(it)) rs[it].template load_act<kOnce>(r_row + col_of(it));
         else rs[it].zero();
       }
-      if constexpr (kEarlyWeight && !Cfg::kWeightFirst) {
-        if (in_row(it) && owned(it)) ws[it].load_cached(w + col_of(it));
-        else ws[it].zero();
-      }
+      if constexpr (kEarlyWeight && !Cfg::kWeightFirst) load_weight(it);
       if constexpr (kPerItem) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
