@@ -51,7 +51,7 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
 
 void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device) {
   Runtime& rt = Runtime::get();
-  const bool pdl = c.arch.cc >= 90 && opts.enable_pdl.value_or(true);
+  const bool pdl = uses_pdl(opts, c.arch);
   LaunchArgs la;
   prepare_launch(c, p, pdl, rt.sm_count(device), reinterpret_cast<CUstream>(opts.stream), &la);
   ScopedDeviceContext ctx(device);

@@ -138,14 +138,16 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   }
   if (o->weight_first >= 0) {
     if (o->weight_first > 1) bad(fmt::format("weight_first {}: expected 0 or 1", o->weight_first));
-    if (o->weight_first && arch.cc < 90)
-      bad(fmt::format("weight_first 1: there is no PDL wait to load ahead of before sm_90, the GPU is {}",
-                      arch.target()));
-    if (o->weight_first && !problem.static_weight)
-      bad("weight_first 1: the call did not promise a static weight (LaunchOptions::static_weight, with PDL)");
-    if (o->weight_first && c.residency != 0)
-      bad(fmt::format("weight_first 1 needs the weight held in registers (residency 0), not residency {}",
-                      c.residency));
+    if (o->weight_first == 1) {
+      if (arch.cc < 90)
+        bad(fmt::format("weight_first 1: there is no PDL wait to load ahead of before sm_90, the GPU is {}",
+                        arch.target()));
+      if (!problem.static_weight)
+        bad("weight_first 1: the call did not promise a static weight (LaunchOptions::static_weight, with PDL)");
+      if (c.residency != 0)
+        bad(fmt::format("weight_first 1 needs the weight held in registers (residency 0), not residency {}",
+                        c.residency));
+    }
     c.weight_first = o->weight_first == 1;
   } else if (c.residency != 0) {
     c.weight_first = false;

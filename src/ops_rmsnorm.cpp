@@ -46,9 +46,9 @@ void dispatch(Op op, const TensorView& in, const TensorView& weight, bool rank3,
   ps.rows = p.rows;
   // Validation lets an output overlap its input only as the very same view.
   ps.out_aliases_input = p.out.ptr == p.input.ptr;
-  // The promise matters only where the kernel waits for its predecessor (PDL).
-  ps.static_weight = o.static_weight && o.enable_pdl.value_or(true);
   const Arch arch = Runtime::get().device_arch(in.device);
+  // The promise matters only where the kernel waits for its predecessor (PDL).
+  ps.static_weight = o.static_weight && uses_pdl(o, arch);
   launch_norm(choose_config(ps, max_vector(in.dtype, tensors), arch), p, o, in.device);
 }
 

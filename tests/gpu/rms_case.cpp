@@ -70,7 +70,7 @@ normjit::TensorView view(void* base, DType dt, const Layout& l, std::int64_t hid
 
 std::string run_rms_case(const RmsCase& c, std::mt19937_64& rng) {
   const bool fused = normjit::detail::op_info(c.op).residual;
-  const bool gemma = c.op == Op::gemma_rmsnorm || c.op == Op::gemma_fused_add_rmsnorm;
+  const bool gemma = normjit::detail::op_info(c.op).gemma;
   const bool rank3 = c.heads > 0;
   const std::int64_t d1 = rank3 ? c.heads : 1;
   const std::int64_t nrows = c.rows * d1;
