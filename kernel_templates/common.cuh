@@ -171,7 +171,31 @@ template <class T, int N> struct Packed {
   }
 };
 
-template <class T, int N>
+// Store of one chunk; kKeep adds an L2 evict-last hint (KernelConfig::keep_out), so that the line
+// outlasts the lines read around it and the next kernel finds it in L2.
+template <bool kKeep, class C> __device__ __forceinline__ void store_chunk(C* p, const C& v) {
+  if constexpr (kKeep) {
+    u64 policy;
+    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    if constexpr (sizeof(C) == 16) {
+      asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, %5;"
+                   :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "l"(policy) : "memory");
+    } else if constexpr (sizeof(C) == 8) {
+      asm volatile("st.global.L2::cache_hint.v2.u32 [%0], {%1, %2}, %3;"
+                   :: "l"(p), "r"(v.x), "r"(v.y), "l"(policy) : "memory");
+    } else if constexpr (sizeof(C) == 4) {
+      asm volatile("st.global.L2::cache_hint.u32 [%0], %1, %2;" :: "l"(p), "r"(v), "l"(policy) : "memory");
+    } else if constexpr (sizeof(C) == 2) {
+      asm volatile("st.global.L2::cache_hint.u16 [%0], %1, %2;" :: "l"(p), "h"(v), "l"(policy) : "memory");
+    } else {
+      asm volatile("st.global.L2::cache_hint.u8 [%0], %1, %2;" :: "l"(p), "h"(u16(v)), "l"(policy) : "memory");
+    }
+  } else {
+    *p = v;
+  }
+}
+
+template <class T, int N, bool kKeep = false>
 __device__ __forceinline__ void store_vec(T* p, const float (&f)[N]) {
   typedef VecBytes<T, N> VB;
   union { typename VB::ChunkT c[VB::kChunks]; T e[N]; } u;
@@ -179,7 +203,7 @@ __device__ __forceinline__ void store_vec(T* p, const float (&f)[N]) {
   for (int j = 0; j < N; ++j) u.e[j] = from_float<T>(f[j]);
   typename VB::ChunkT* dst = reinterpret_cast<typename VB::ChunkT*>(p);
 #pragma unroll
-  for (int i = 0; i < VB::kChunks; ++i) dst[i] = u.c[i];
+  for (int i = 0; i < VB::kChunks; ++i) store_chunk<kKeep>(dst + i, u.c[i]);
 }
 
 // ---- programmatic dependent launch (sm_90+) ----------------------------------------------

@@ -23,6 +23,7 @@
 //   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+),
 //   kWeightFirst (residency 0: the weight is loaded before the PDL wait; the host picks it only
 //   when the caller promised that nothing in flight writes the weight)
+//   kKeepOut (output stores with an L2 evict-last hint)
 #pragma once
 #include "reduce.cuh"
 
@@ -197,7 +198,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
         const float wj = Cfg::kGemma ? add_rn(wl[j], 1.f) : wl[j];
         y[j] = mul_rn(mul_rn(v[j], rstd), wj);
       }
-      store_vec<T, kVec>(y_row + col_of(it), y);
+      store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
     }
   }
 

@@ -115,6 +115,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // (8192); held t256 ran 8.54 at 1024 rows (session 6, held-ab.txt). A few rows keep 256 threads,
   // the decode-latency choice.
   if (!info.residual && vectors == 512 && p.rows > kFewRowsMax && p.rows < kBulkRowsRmsnorm) tpr = 128;
+  // And 8 items, 256 threads, for rows of 2048 vectors (hidden 16384) from kLateWeightRows to
+  // kBulkRowsRmsnorm rows; the row then fills the data budget, so the weight is loaded after
+  // the reduction (choose_residency gives residency 1). H200, bf16, median us, t512 held / this,
+  // two runs each of sessions 7 and 8: 20.06/19.81, 20.10/19.68 (1024 rows); 35.17/34.40,
+  // 35.23/34.37 (2048); 66.30/65.89, 66.85/65.66 (4096); 130.1/130.0 (8192) but 12.26/12.48 (512)
+  // (docs/results/h200-2026-11-30-s8/ab-16384-t256lw.txt).
+  if (!info.residual && vectors == 2048 && p.rows >= kLateWeightRows && p.rows < kBulkRowsRmsnorm) tpr = 256;
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
@@ -216,6 +223,19 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // At 128 rows even or slower (128 x 8192 1.814/1.924 in an earlier build), so a few rows only
   // (session 7, docs/results/h200-2026-11-30-s7/latency.txt).
   c.weight_first = p.static_weight && arch.cc >= 90 && c.residency == 0 && p.rows <= kFewRowsMax;
+  // The fused add's output stores carry an L2 evict-last hint from kKeepOutRows rows of 512-2048
+  // vectors: the output (which the next GEMM reads) then outlasts the activations read around it
+  // in L2, and less of its write-back competes with this kernel's reads. H200, bf16, median us,
+  // default / keep_out, two runs (session 8, docs/results/h200-2026-11-30-s8/keep-out-ab.txt):
+  // hidden 4096: 18.27/18.14, 18.24/18.27 (2048 rows); 66.08/64.45, 66.02/64.48 (8192);
+  // 256.0/252.8, 255.9/252.8 (32768). Hidden 8192: 34.37/32.29, 34.24/32.48 (2048); 130.2/130.1,
+  // 130.3/130.4 (8192); 506.2/505.4, 506.0/507.7 (32768). Hidden 16384: 67.23/64.86,
+  // 67.17/64.93 (2048); 260.9/259.1, 261.0/259.3 (8192); 1040.3/1033.9, 1039.9/1032.4 (32768).
+  // Not below: 11.84/12.10, 12.00/12.10 at 512 x 8192 and 18.59/18.75, 18.50/18.75 at 512 x
+  // 16384, where the whole call fits in L2 anyway; not for rows of 256 vectors (32768 x 2048:
+  // 125.95/127.17, 125.86/126.98). rmsnorm's output did not gain from it (8192 x 4096:
+  // 33.12/33.44, 32768 x 4096: 125.6/130.2; store-keep-ab.txt).
+  c.keep_out = info.residual && p.rows >= kKeepOutRows && row_vectors >= 512 && row_vectors <= 2048;
   return c;
 }
 

@@ -15,15 +15,21 @@ constexpr int kMaxSplit = 8;
 // Most rows of a call whose rows are spread over more SMs than one per row (choose_rms_norm:
 // hidden-8192 rmsnorm rows shared by two CTAs, 2048-4096-vector rows over 4-8-CTA clusters).
 constexpr std::int64_t kFewRowsMax = 32;
-// Row counts that pick every kernel the heuristics may choose for one problem: each op's choice
-// changes at most twice with the row count, after kFewRowsMax and at kBulkRows*,
-// kStreamRowsFusedAdd or kPerItemStoreRows (choose_rms_norm), so one count below, one between
-// and one above cover every side. Prewarming a problem of unknown rows (ProblemSpec::rows 0)
-// builds one kernel per entry.
-constexpr std::int64_t kRowClasses[] = {1, kFewRowsMax + 1, std::int64_t(1) << 40};
+// Row count from which rmsnorm rows of 2048 vectors (hidden 16384, 16-bit) sit on 256 threads
+// with the weight loaded after the reduction, until kBulkRowsRmsnorm (choose_rms_norm).
+constexpr std::int64_t kLateWeightRows = 1024;
+// Row count from which the fused add's output stores carry an L2 evict-last hint
+// (KernelConfig::keep_out; rows of 512-2048 vectors, choose_rms_norm).
+constexpr std::int64_t kKeepOutRows = 2048;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
+// Row counts that pick every kernel the heuristics may choose for one problem: a choice changes
+// only at kFewRowsMax + 1, kLateWeightRows, kKeepOutRows and the thresholds below, all of which
+// are 512 (kBulkRowsWide) or at least 8192, so one count in each interval that lies between them
+// covers every side (checked by a CPU test). Prewarming a problem of unknown rows
+// (ProblemSpec::rows 0) builds one kernel per entry, without repeats.
+constexpr std::int64_t kRowClasses[] = {1, kFewRowsMax + 1, kLateWeightRows, kKeepOutRows, std::int64_t(1) << 40};
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;

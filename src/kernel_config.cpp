@@ -14,7 +14,8 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          vec == o.vec && threads_per_row == o.threads_per_row &&
          rows_per_block == o.rows_per_block && cluster == o.cluster && split == o.split &&
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
-         stores == o.stores && weight_first == o.weight_first && arch == o.arch;
+         stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
+         arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -22,6 +23,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
   const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
                           std::uint64_t(c.rank3) << 32 | std::uint64_t(c.weight_first) << 33 |
+                          std::uint64_t(c.keep_out) << 34 |
                           std::uint64_t(c.residency) << 36 |
                           std::uint64_t(c.arch.cc) << 40 | std::uint64_t(c.min_blocks & 0xff) << 52 |
                           std::uint64_t(c.loads & 0xf) << 60;
@@ -41,7 +43,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 6},
+      {"schema", 7},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -58,6 +60,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"loads", loads_name(c.loads)},
       {"stores", stores_name(c.stores)},
       {"weight_first", c.weight_first},
+      {"keep_out", c.keep_out},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -115,6 +118,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));
   if (c.stores != 0) s += "-stitem";
   if (c.weight_first) s += "-wf";
+  if (c.keep_out) s += "-keep";
   return s;
 }
 

@@ -44,6 +44,10 @@ struct KernelConfig {
   // the critical path of a latency-bound call; only with the caller's promise that nothing in
   // flight writes it (LaunchOptions::static_weight) and a row held in registers (residency 0).
   bool weight_first = false;
+  // Output stores carry an L2 evict-last hint: the normalized rows, which the next kernel
+  // (typically a GEMM) reads, outlast the input lines in L2, and their write-back to HBM need
+  // not happen while this kernel still streams its inputs.
+  bool keep_out = false;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -71,7 +75,7 @@ std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a
 // The slug's tags for fields away from their defaults: cluster, split, residency, occupancy floor,
-// load policy, store order and weight-first, e.g. "-c4-lw-b2-ldstream" ("" when all are default).
+// load policy, store order, weight-first and kept output, e.g. "-c4-lw-b2-ldstream" ("" when all are default).
 std::string tuning_tags(const KernelConfig& c);
 // The CLI command that would put this config in the cache (offline-mode errors quote it).
 std::string prewarm_command(const KernelConfig& c);

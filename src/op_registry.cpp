@@ -152,6 +152,10 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   } else if (c.residency != 0) {
     c.weight_first = false;
   }
+  if (o->keep_out >= 0) {
+    if (o->keep_out > 1) bad(fmt::format("keep_out {}: expected 0 or 1", o->keep_out));
+    c.keep_out = o->keep_out == 1;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

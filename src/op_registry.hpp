@@ -38,6 +38,7 @@ struct ConfigOverride {
   int cluster = 0;      // CTAs per row (sm_90+); 0: the heuristic's
   int split = 0;        // CTAs sharing a row without a cluster; 0: the heuristic's (1 if reshaped)
   int weight_first = -1;  // -1: the heuristic's (dropped where the residency is not 0)
+  int keep_out = -1;      // -1: the heuristic's
 };
 // Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
 // meant to be changed while ops run on other threads.

@@ -2,6 +2,7 @@
 // over the whole supported hidden range, and Arch::parse.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <type_traits>
@@ -55,6 +56,7 @@ KernelConfig golden_config_2() {
   c.residency = 2;
   c.min_blocks = 2;
   c.loads = 1;
+  c.keep_out = true;
   c.arch = Arch{100};
   return c;
 }
@@ -77,16 +79,16 @@ constexpr const char* kGoldenNote =
 TEST_CASE("canonical_json of a fixed config matches the golden string", "[config]") {
   INFO(kGoldenNote);
   CHECK(canonical_json(golden_config()) ==
-        R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","loads":"plain",)"
+        R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","rank3":false,"residency":"row+weight",)"
-        R"("rows_per_block":1,"schema":6,"split":1,"stores":"after_loads",)"
+        R"("rows_per_block":1,"schema":7,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16","weight_first":false})");
   CHECK(canonical_json(golden_config_2()) ==
-        R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","loads":"stream",)"
+        R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","rank3":true,"residency":"reload",)"
-        R"("rows_per_block":4,"schema":6,"split":1,"stores":"after_loads",)"
+        R"("rows_per_block":4,"schema":7,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":32,"vec":1,"weight_dtype":"f32","weight_first":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -96,7 +98,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "9b93342965f83e44665c415d7149e0f7");
+  CHECK(k.hex() == "730ffe63a1fdd890e2ab0fdcbc57797a");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -118,7 +120,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
 
 TEST_CASE("slug is readable, file-name safe and golden", "[config]") {
   CHECK(slug(golden_config()) == "rmsnorm-bf16-h4096-v8-t128-r1-sm_90a");
-  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-sm_100a");
+  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-keep-sm_100a");
   KernelConfig c = golden_config();
   c.output_dtype = DType::f32;
   c.cluster = 2;
@@ -218,7 +220,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   const nlohmann::json j = nlohmann::json::parse(canonical_json(golden_config()));
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
-  CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "loads", "min_blocks", "op",
+  CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
                                         "output_dtype", "rank3", "residency", "rows_per_block", "schema",
                                         "split", "stores", "threads_per_row", "vec", "weight_dtype",
                                         "weight_first"});
@@ -351,7 +353,7 @@ TEST_CASE("heuristic picks the widest 16-byte vector for aligned tensors", "[con
   CHECK(choose_rms_norm(p, 0, Arch{90}).vec == 1);
 }
 
-TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual per item (few rows do not), within the kRowClasses bounds", "[config][heuristics]") {
+TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept output", "[config][heuristics]") {
   ProblemSpec p;
   p.op = Op::rmsnorm;
   p.hidden = 8192;
@@ -446,13 +448,66 @@ TEST_CASE("many rows re-read 4096-8192-wide rows from L2 and store the residual 
   p.hidden = 262144;
   CHECK(pick(kBulkRowsWide).threads_per_row == 256);
   CHECK(pick(kBulkRowsWide).residency == 2);
-  // The class bounds reach every side of every threshold: the split rows, the rows between, and
-  // the many rows.
-  CHECK(kRowClasses[0] <= kFewRowsMax);
-  CHECK(kRowClasses[1] > kFewRowsMax);
-  for (std::int64_t bulk : {kBulkRowsWide, kBulkRowsRmsnorm, kBulkRowsFusedAdd, kPerItemStoreRows, kStreamRowsFusedAdd}) {
-    CHECK(kRowClasses[1] < bulk);
-    CHECK(kRowClasses[2] >= bulk);
+  // rmsnorm rows of 2048 vectors: 8 items on 256 threads with the weight loaded late from
+  // kLateWeightRows rows to the bulk, 4 on 512 holding it around them.
+  p.op = Op::rmsnorm;
+  p.hidden = 16384;
+  CHECK(pick(kLateWeightRows - 1).threads_per_row == 512);
+  CHECK(pick(kLateWeightRows - 1).residency == 0);
+  CHECK(pick(kLateWeightRows).threads_per_row == 256);
+  CHECK(pick(kLateWeightRows).residency == 1);
+  CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 256);
+  CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 512);
+  // The fused add keeps its output in L2 from kKeepOutRows rows of 512-2048 vectors; rmsnorm and
+  // rows of 256 vectors never.
+  p.op = Op::fused_add_rmsnorm;
+  for (std::int64_t h : {2048, 4096, 8192, 16384, 32768}) {
+    p.hidden = h;
+    INFO("hidden " << h);
+    CHECK_FALSE(pick(kKeepOutRows - 1).keep_out);
+    CHECK(pick(kKeepOutRows).keep_out == (h >= 4096 && h <= 16384));
+    CHECK(pick(1 << 20).keep_out == (h >= 4096 && h <= 16384));
+  }
+  p.hidden = 8192;
+  CHECK(slug(pick(kKeepOutRows)).find("-keep") != std::string::npos);
+  p.op = Op::gemma_fused_add_rmsnorm;
+  CHECK(pick(kKeepOutRows).keep_out);
+  p.op = Op::rmsnorm;
+  CHECK_FALSE(pick(1 << 20).keep_out);
+}
+
+TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heuristics]") {
+  // Prewarm builds one kernel per row class for a problem of unknown rows; a call of any row
+  // count must find its kernel among them. Row counts: every count up to 64, each threshold and
+  // its neighbours, powers of two to 2^24.
+  std::set<std::int64_t> counts;
+  for (std::int64_t r = 1; r <= 64; ++r) counts.insert(r);
+  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kBulkRowsFusedAdd,
+                         kBulkRowsWide, kStreamRowsFusedAdd, kPerItemStoreRows})
+    for (std::int64_t d : {-1, 0, 1}) counts.insert(t + d);
+  for (std::int64_t r = 128; r <= (1 << 24); r *= 2) counts.insert(r);
+  for (Op op : normjit::all_ops()) {
+    for (std::int64_t hidden : {128, 2048, 4096, 5120, 8192, 16384, 32768, 65536, 262144}) {
+      for (bool aliases : {false, true}) {
+        for (int cc : {80, 90}) {
+          ProblemSpec p;
+          p.op = op;
+          p.hidden = hidden;
+          p.out_aliases_input = aliases;
+          std::vector<KernelConfig> classes;
+          for (std::int64_t rows : kRowClasses) {
+            p.rows = rows;
+            classes.push_back(choose_rms_norm(p, 0, Arch{cc}));
+          }
+          for (std::int64_t rows : counts) {
+            p.rows = rows;
+            const KernelConfig c = choose_rms_norm(p, 0, Arch{cc});
+            INFO(op_name(op) << " hidden " << hidden << " rows " << rows << " sm_" << cc << " -> " << slug(c));
+            CHECK(std::find(classes.begin(), classes.end(), c) != classes.end());
+          }
+        }
+      }
+    }
   }
 }
 

@@ -287,9 +287,30 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
   }
 }
 
+TEST_CASE("forced configs: output stores with and without the L2 evict-last hint", "[gpu][rmsnorm][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  for (Op op : normjit::all_ops()) {
+    for (int keep : {0, 1}) {
+      normjit::detail::ConfigOverride o;
+      o.keep_out = keep;
+      normjit::detail::set_config_override(&o);
+      // 16-, 8-, 4- and 2-byte chunks (vectors of 8, 4, 2 and 1 16-bit elements).
+      for (std::int64_t hidden : {4096, 100, 98, 111}) {
+        for (std::int64_t rows : {1, 7, 1000, 3000}) {
+          const RmsCase c = varied_case(op, rows, hidden);
+          INFO(c.describe() << " keep_out " << keep);
+          CHECK(run_rms_case(c, rng) == "");
+        }
+      }
+      normjit::detail::set_config_override(nullptr);
+    }
+  }
+}
+
 // Many rows select another kernel than few (heuristics.cpp: kFewRowsMax, kBulkRows*,
-// kStreamRowsFusedAdd, kPerItemStoreRows); both sides are checked here at the row counts that
-// select them, with the default configs.
+// kStreamRowsFusedAdd, kPerItemStoreRows, kLateWeightRows, kKeepOutRows); both sides are
+// checked here at the row counts that select them, with the default configs.
 TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") {
   use_device0();
   auto rng = fresh_rng();
@@ -310,6 +331,9 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
                            Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kStreamRowsFusedAdd},
+                           Switch{Op::rmsnorm, 16384, normjit::detail::kLateWeightRows},
+                           Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kKeepOutRows},
+                           Switch{Op::gemma_fused_add_rmsnorm, 4096, normjit::detail::kKeepOutRows},
                            Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
