@@ -24,11 +24,12 @@ constexpr std::int64_t kKeepOutRows = 2048;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
-// Row counts that pick every kernel the heuristics may choose for one problem: a choice changes
-// only at kFewRowsMax + 1, kLateWeightRows, kKeepOutRows and the thresholds below, all of which
-// are 512 (kBulkRowsWide) or at least 8192, so one count in each interval that lies between them
-// covers every side (checked by a CPU test). Prewarming a problem of unknown rows
-// (ProblemSpec::rows 0) builds one kernel per entry, without repeats.
+// Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
+// one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
+// changes only at kFewRowsMax + 1, kLateWeightRows, kKeepOutRows and the thresholds below, which
+// are all >= 8192 except kBulkRowsWide (512); rows of more than 2048 vectors, the only ones that
+// switch there, do not switch at kLateWeightRows or kKeepOutRows, so kLateWeightRows stands for
+// their many-rows kernel. A CPU test checks that any row count's kernel is one of these.
 constexpr std::int64_t kRowClasses[] = {1, kFewRowsMax + 1, kLateWeightRows, kKeepOutRows, std::int64_t(1) << 40};
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).

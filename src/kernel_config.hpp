@@ -75,7 +75,8 @@ std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a
 // The slug's tags for fields away from their defaults: cluster, split, residency, occupancy floor,
-// load policy, store order, weight-first and kept output, e.g. "-c4-lw-b2-ldstream" ("" when all are default).
+// load policy, store order, weight-first and kept output, e.g. "-c4-lw-b2-ldstream" ("" when all
+// are default).
 std::string tuning_tags(const KernelConfig& c);
 // The CLI command that would put this config in the cache (offline-mode errors quote it).
 std::string prewarm_command(const KernelConfig& c);
