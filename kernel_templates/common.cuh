@@ -91,12 +91,19 @@ template <class T, int N> struct VecBytes {
 // On the H200, 0 beat 1 by 1.6-5 % for rmsnorm (hidden 4096-16384) and fused add (4096-8192) at
 // 32768 rows, but lost by 19 % for fused add at hidden 16384 (1263 vs 1065 us);
 // docs/benchmarks.md.
+// An L2 cache policy for the .L2::cache_hint loads and stores below: evict-last (kLast) or
+// evict-first, for every line the access touches.
+template <bool kLast> __device__ __forceinline__ u64 l2_policy() {
+  u64 policy;
+  if constexpr (kLast) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  else asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
 // kPolicy: 0-2 as above, 3 L2 evict-last hint, 4 L2 evict-first hint.
 template <int kPolicy, class C> __device__ __forceinline__ C load_chunk(const C* p) {
   if constexpr (kPolicy == 3 || kPolicy == 4) {
-    u64 policy;
-    if constexpr (kPolicy == 3) asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
-    else asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    const u64 policy = l2_policy<kPolicy == 3>();
     C v;
     if constexpr (sizeof(C) == 16) {
       asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
@@ -175,8 +182,7 @@ template <class T, int N> struct Packed {
 // outlasts the lines read around it and the next kernel finds it in L2.
 template <bool kKeep, class C> __device__ __forceinline__ void store_chunk(C* p, const C& v) {
   if constexpr (kKeep) {
-    u64 policy;
-    asm("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+    const u64 policy = l2_policy<true>();
     if constexpr (sizeof(C) == 16) {
       asm volatile("st.global.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, %5;"
                    :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "l"(policy) : "memory");
