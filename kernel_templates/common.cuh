@@ -159,6 +159,12 @@ template <class T, int N> struct Packed {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = load_chunk<kPolicy>(src + i);
   }
+  // Load from shared memory (a staged row, residency 3).
+  __device__ __forceinline__ void load_shared(const T* p) {
+    const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
+#pragma unroll
+    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = src[i];
+  }
   // Cached load of parameters (weights) that every row reads.
   __device__ __forceinline__ void load_cached(const T* p) {
     const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
@@ -219,6 +225,54 @@ template <bool kEnabled> __device__ __forceinline__ void pdl_wait() {
 }
 template <bool kEnabled> __device__ __forceinline__ void pdl_launch_dependents() {
   if constexpr (kEnabled) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+}
+
+// ---- bulk copies into shared memory (sm_90+: cp.async.bulk and mbarrier) -----------------
+// A row staged in shared memory (KernelConfig::residency 3) arrives through the copy engine:
+// one thread issues a few large copies, each completing a transaction count on an mbarrier,
+// and the block waits on the barriers. No registers hold the row while its bytes are in
+// flight, so an SM keeps as many bytes in flight as its shared memory holds.
+__device__ __forceinline__ u32 smem_addr(const void* p) {
+  u32 a;
+  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(a) : "l"(p));
+  return a;
+}
+// One thread initializes a barrier that completes when one arrival and its bytes are in.
+__device__ __forceinline__ void mbarrier_init(u64* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(bar)) : "memory");
+}
+// After the initializations, before the barrier is shared: makes them visible to the copy
+// engine (the async proxy) and to the other threads once the block synchronizes.
+__device__ __forceinline__ void mbarrier_init_fence() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n\tfence.proxy.async.shared::cta;" ::: "memory");
+}
+// The issuing thread's arrival, announcing `bytes` still to come from copies.
+__device__ __forceinline__ void mbarrier_expect_bytes(u64* bar, u32 bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(smem_addr(bar)), "r"(bytes)
+               : "memory");
+}
+// `bytes` (a multiple of 16, both addresses 16-byte aligned) from global to this CTA's shared
+// memory, counted on `bar`. kEvictFirst: an L2 evict-first hint for data read once.
+template <bool kEvictFirst>
+__device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, u32 bytes, u64* bar) {
+  if constexpr (kEvictFirst) {
+    asm volatile(
+        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;"
+        :: "r"(smem_addr(dst)), "l"(src), "r"(bytes), "r"(smem_addr(bar)), "l"(l2_policy<false>())
+        : "memory");
+  } else {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 :: "r"(smem_addr(dst)), "l"(src), "r"(bytes), "r"(smem_addr(bar)) : "memory");
+  }
+}
+// Waits until the barrier's phase `parity` has completed (its bytes are in shared memory).
+__device__ __forceinline__ void mbarrier_wait(u64* bar, u32 parity) {
+  const u32 a = smem_addr(bar);
+  u32 done = 0;
+  do {
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(done) : "r"(a), "r"(parity) : "memory");
+  } while (!done);
 }
 
 // Element offset of row `row` of a RowTensor.

@@ -15,6 +15,11 @@
 //   2  not kept: the row is re-read (from L2) after the reduction, for rows too wide for the
 //      register file. The fused add then writes the residual in the second pass, after the
 //      re-read, so in-place updates stay correct.
+//   3  shared memory (sm_90+): the row's share (x, and r for the fused add) arrives by bulk
+//      copies (cp.async.bulk) in kStages parts, each on its own mbarrier, so the reduction of
+//      one part overlaps the transfer of the next; both passes then read shared memory, and the
+//      second writes the residual and the output as residency 2 does. The host sizes the
+//      dynamic shared memory (kernel_config: staged_smem_bytes).
 // Activations stay packed in their storage type until used; the fused add keeps the fp32 sum,
 // which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
@@ -49,10 +54,25 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   static_assert(kSplit == 1 || (kCluster == 1 && kRows == 1 && !Cfg::kResidual && kExact && kItems % kSplit == 0),
                 "a split row: one row per CTA, no cluster, no residual, whole items per CTA");
   constexpr int kCtasPerRow = kCluster * kSplit;
+  constexpr bool kStaged = Cfg::kResidency == 3;
+  static_assert(!kStaged || (kExact && kSplit == 1 && sizeof(T) * kVec == 16),
+                "a staged row: whole 16-byte vectors on every lane, no split");
+  // Parts of a staged share: whole items of every lane, so a lane's items of part s are in
+  // shared memory once barrier s completes.
+  constexpr int kStages = !kStaged ? 1 : kItems % 4 == 0 ? 4 : kItems % 2 == 0 ? 2 : 1;
+  constexpr int kStageItems = kItems / kStages;
+  constexpr int kStageElems = kStageItems * kGroup * kVec;
 
   __shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats];
+  // Residency 3: each row of the block stages its share (x, then r) in dynamic shared memory.
+  extern __shared__ __align__(16) unsigned char staged_smem[];
+  __shared__ __align__(8) u64 staged_bar[kStaged ? kRows * kStages : 1];
 
   const int lane = threadIdx.x % kGroup;
+  const int row_in_block = threadIdx.x / kGroup;
+  T* const x_stage = reinterpret_cast<T*>(staged_smem) + row_in_block * kSpan * (Cfg::kResidual ? 2 : 1);
+  T* const r_stage = x_stage + kSpan;
+  u64* const bars = staged_bar + (kStaged ? row_in_block * kStages : 0);
   // The grid is rows * kCtasPerRow CTAs along x and clusters are (kCluster, 1, 1), so a CTA's
   // rank in its cluster (or its part of a split row) is blockIdx.x % kCtasPerRow.
   const i64 row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows + threadIdx.x / kGroup : i64(blockIdx.x / kCtasPerRow);
@@ -89,6 +109,14 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
 #pragma unroll
     for (int it = 0; it < kItems; ++it) load_weight(it);
   }
+  if constexpr (kStaged) {  // before the PDL wait: the barriers do not depend on the previous kernel
+    if (threadIdx.x == 0) {
+#pragma unroll
+      for (int i = 0; i < kRows * kStages; ++i) mbarrier_init(staged_bar + i);
+      mbarrier_init_fence();
+    }
+    __syncthreads();
+  }
 
   pdl_wait<Cfg::kPdl>();
   if (p.flags & kFlagEarlyTrigger) pdl_launch_dependents<Cfg::kPdl>();
@@ -96,6 +124,22 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
   T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
   T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
+
+  if constexpr (kStaged) {
+    // One lane per row issues every copy of the share; loads = 1 adds an L2 evict-first hint.
+    if (lane == 0 && active) {
+      constexpr u32 kBytes = u32(kStageElems * sizeof(T));
+#pragma unroll
+      for (int s = 0; s < kStages; ++s) {
+        mbarrier_expect_bytes(bars + s, Cfg::kResidual ? 2 * kBytes : kBytes);
+        bulk_copy_to_shared<Cfg::kLoads == 1>(x_stage + s * kStageElems, x_row + first + s * kStageElems, kBytes,
+                                              bars + s);
+        if constexpr (Cfg::kResidual)
+          bulk_copy_to_shared<Cfg::kLoads == 1>(r_stage + s * kStageElems, r_row + first + s * kStageElems, kBytes,
+                                                bars + s);
+      }
+    }
+  }
 
   // Load policies (common.cuh: load_chunk) for a row read once, read first of two times, and
   // re-read; they differ only for loads = 3.
@@ -108,14 +152,18 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
     if (kFirst != kOnce && again) dst.template load_act<kFirst>(src);
     else dst.template load_act<kOnce>(src);
   };
+  // A staged row (residency 3) reads both passes from shared memory.
   auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
+    const int at = (it * kGroup + lane) * kVec;  // within the share
     Packed<T, kVec> x;
-    if (active && in_row(it)) load_part(x, x_row + col_of(it), again);
-    else x.zero();
+    if (!active || !in_row(it)) x.zero();
+    else if constexpr (kStaged) x.load_shared(x_stage + at);
+    else load_part(x, x_row + col_of(it), again);
     if constexpr (Cfg::kResidual) {
       Packed<T, kVec> r;
-      if (active && in_row(it)) load_part(r, r_row + col_of(it), again);
-      else r.zero();
+      if (!active || !in_row(it)) r.zero();
+      else if constexpr (kStaged) r.load_shared(r_stage + at);
+      else load_part(r, r_row + col_of(it), again);
 #pragma unroll
       for (int j = 0; j < kVec; ++j) v[j] = add_rn(x[j], r[j]);
       if (store_residual && active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), v);
@@ -163,6 +211,18 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
         const float v = Cfg::kResidual ? hs[it][j] : xs[it][j];
         ss = fma_rn(v, v, ss);
       }
+  } else if constexpr (kStaged) {
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) {
+      if (active) mbarrier_wait(bars + s, 0);
+#pragma unroll 4
+      for (int i = 0; i < kStageItems; ++i) {
+        float v[kVec];
+        load_item(s * kStageItems + i, v, false, true);
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
+      }
+    }
   } else {
 #pragma unroll 4
     for (int it = 0; it < kItems; ++it) {

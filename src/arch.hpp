@@ -13,8 +13,15 @@ struct Arch {
   std::string target() const;
   bool arch_specific() const { return cc == 90 || cc == 100 || cc == 103; }
   bool operator==(const Arch& o) const { return cc == o.cc; }
+  bool operator!=(const Arch& o) const { return cc != o.cc; }
   // Resident threads an SM holds (CUDA programming guide, compute capabilities table).
   int max_threads_per_sm() const { return cc == 86 || cc == 87 || cc == 89 || cc >= 120 ? 1536 : 2048; }
+  // Shared memory one block may use with the opt-in attribute, in bytes (same table).
+  int max_smem_per_block() const {
+    if (cc == 80 || cc == 87) return 163 * 1024;
+    if (cc == 90 || cc == 100 || cc == 103) return 227 * 1024;
+    return 99 * 1024;
+  }
 
   // Accepts "sm_90", "sm_90a", "compute_90", "90", "9.0"; throws ValidationError otherwise.
   static Arch parse(std::string_view text);

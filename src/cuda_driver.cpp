@@ -71,6 +71,7 @@ Loaded load_driver() {
   ok = ok && resolve(get_proc, "cuLibraryLoadData", 12000, &a.cuLibraryLoadData, &e);
   ok = ok && resolve(get_proc, "cuLibraryUnload", 12000, &a.cuLibraryUnload, &e);
   ok = ok && resolve(get_proc, "cuLibraryGetKernel", 12000, &a.cuLibraryGetKernel, &e);
+  ok = ok && resolve(get_proc, "cuKernelSetAttribute", 12000, &a.cuKernelSetAttribute, &e);
   ok = ok && resolve(get_proc, "cuLaunchKernelEx", 11060, &a.cuLaunchKernelEx, &e);
   ok = ok && resolve(get_proc, "cuCtxSynchronize", 2000, &a.cuCtxSynchronize, &e);
   ok = ok && resolve(get_proc, "cuMemAlloc", 3020, &a.cuMemAlloc, &e);

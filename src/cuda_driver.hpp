@@ -27,6 +27,7 @@ struct DriverApi {
                                 CUlibraryOption*, void**, unsigned int);
   CUresult (*cuLibraryUnload)(CUlibrary);
   CUresult (*cuLibraryGetKernel)(CUkernel*, CUlibrary, const char*);
+  CUresult (*cuKernelSetAttribute)(CUfunction_attribute, int, CUkernel, CUdevice);
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig*, CUfunction, void**, void**);
   // Not used by the ops themselves; the benchmark and GPU tests share this loader.
   CUresult (*cuCtxSynchronize)();

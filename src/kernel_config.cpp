@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "op_registry.hpp"
+
 namespace normjit::detail {
 
 bool KernelConfig::operator==(const KernelConfig& o) const {
@@ -77,6 +79,7 @@ const char* residency_name(int r) {
     case 0: return "row+weight";
     case 1: return "row";
     case 2: return "reload";
+    case 3: return "smem";
     default: return "invalid";
   }
 }
@@ -99,6 +102,12 @@ const char* stores_name(int s) {
   }
 }
 
+std::int64_t staged_smem_bytes(const KernelConfig& c) {
+  if (c.residency != 3) return 0;
+  const std::int64_t share = std::int64_t(c.hidden / c.cluster) * dtype_size(c.input_dtype);
+  return share * (op_info(c.op).residual ? 2 : 1) * c.rows_per_block;
+}
+
 std::string slug(const KernelConfig& c) {
   std::string s = fmt::format("{}{}-{}", op_name(c.op), c.rank3 ? "3d" : "", dtype_name(c.input_dtype));
   if (c.weight_dtype != c.input_dtype) s += fmt::format("-w{}", dtype_name(c.weight_dtype));
@@ -113,7 +122,7 @@ std::string tuning_tags(const KernelConfig& c) {
   std::string s;
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
   if (c.split != 1) s += fmt::format("-s{}", c.split);
-  if (c.residency != 0) s += c.residency == 1 ? "-lw" : "-reload";
+  if (c.residency != 0) s += c.residency == 1 ? "-lw" : c.residency == 2 ? "-reload" : "-smem";
   if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
   if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));
   if (c.stores != 0) s += "-stitem";

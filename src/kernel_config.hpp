@@ -28,7 +28,8 @@ struct KernelConfig {
   std::int32_t split = 1;
   // Where a row lives between the reduction and the output: 0 registers (weight loaded with
   // the row), 1 registers (weight loaded after the reduction, fewer registers), 2 nowhere
-  // (re-read from global memory / L2 after the reduction; for rows too wide for registers).
+  // (re-read from global memory / L2 after the reduction; for rows too wide for registers),
+  // 3 shared memory (sm_90+: the row arrives by bulk copies; staged_smem_bytes below).
   std::int32_t residency = 0;
   // Resident blocks per SM the compiler must allow (the second __launch_bounds__ argument: it
   // caps registers per thread at 64K / (min_blocks * block)); 0 leaves registers to ptxas.
@@ -68,7 +69,10 @@ struct CacheKey {
   bool operator==(const CacheKey& o) const { return hi == o.hi && lo == o.lo; }
 };
 
-const char* residency_name(int residency);       // "row+weight", "row", "reload"
+const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
+// Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
+// add) with residency 3, else 0.
+std::int64_t staged_smem_bytes(const KernelConfig& c);
 const char* loads_name(int loads);               // "plain", "stream", "l2", "hinted"
 const char* stores_name(int stores);             // "after_loads", "per_item"
 std::string canonical_json(const KernelConfig& c);  // stable; golden-tested

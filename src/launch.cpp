@@ -29,7 +29,7 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
   lc.gridDimY = lc.gridDimZ = 1;
   lc.blockDimX = unsigned(c.block_threads());
   lc.blockDimY = lc.blockDimZ = 1;
-  lc.sharedMemBytes = 0;
+  lc.sharedMemBytes = unsigned(staged_smem_bytes(c));
   lc.hStream = stream;
   lc.attrs = out->attrs;
   lc.numAttrs = 0;

@@ -106,7 +106,6 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1))) bad(fmt::format("threads_per_row {}", tpr));
   if (block < 32 || block > 1024) bad(fmt::format("block of {} threads", block));
   const int items = (c.hidden / c.cluster / c.vec + tpr - 1) / tpr;
-  if (items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
   if (c.split > 1) {
     // Each CTA reads the whole row and writes its share: nothing may write what another still
     // reads, and the shares are whole items of every thread.
@@ -123,18 +122,42 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   }
   if (o->residency >= 0) c.residency = o->residency;
   else if (reshaped) c.residency = choose_residency(c, info.residual);
-  if (c.residency > 2) bad(fmt::format("residency {}", c.residency));
+  if (c.residency > 3)
+    bad(fmt::format("residency {}: expected 0 (row+weight), 1 (row), 2 (reload) or 3 (smem)", c.residency));
+  // A row held in registers is unrolled into them.
+  if (c.residency < 2 && items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
+  if (c.residency == 3) {
+    // The staged row's bulk copies: sm_90+, 16-byte aligned parts made of whole items of
+    // every thread, and a share that fits the block's shared memory.
+    if (arch.cc < 90)
+      bad(fmt::format("residency 3: bulk copies into shared memory need sm_90 or newer, the GPU is {}",
+                      arch.target()));
+    if (c.vec * dtype_size(c.input_dtype) != 16)
+      bad(fmt::format("residency 3: needs 16-byte vectors, got {} x {} bytes", c.vec, dtype_size(c.input_dtype)));
+    if ((c.hidden / c.cluster / c.vec) % tpr != 0)
+      bad(fmt::format("residency 3: a share of {} vectors is not whole items of {} threads",
+                      c.hidden / c.cluster / c.vec, tpr));
+    if (c.split > 1) bad(fmt::format("residency 3 with split {}", c.split));
+    const std::int64_t smem = staged_smem_bytes(c), limit = arch.max_smem_per_block() - 1024;
+    if (smem > limit)
+      bad(fmt::format("residency 3: {} bytes of shared memory for the staged rows, above the {} a block may use "
+                      "on {} (use a larger cluster or fewer rows per block)",
+                      smem, limit, arch.target()));
+  }
   if (o->min_blocks >= 0) c.min_blocks = o->min_blocks;
   else if (reshaped) c.min_blocks = choose_min_blocks(c);
   if (o->loads >= 0) c.loads = o->loads;
+  else if (c.residency == 3 && c.loads > 1) c.loads = 0;  // the heuristic's hints were for loads
   if (c.loads > 3)
     bad(fmt::format("loads {}: expected 0 (plain), 1 (stream), 2 (l2) or 3 (hinted)", c.loads));
+  if (c.residency == 3 && c.loads > 1)
+    bad(fmt::format("loads {}: a staged row's bulk copies take 0 (plain) or 1 (evict-first)", c.loads));
   if (o->stores >= 0) {
     if (o->stores > 1) bad(fmt::format("stores {}: expected 0 (after loads) or 1 (per item)", o->stores));
     if (o->stores && !info.residual) bad(fmt::format("stores {}: only the fused add stores a residual", o->stores));
     c.stores = o->stores;
-  } else if (c.residency == 2) {
-    c.stores = 0;  // a re-read row stores its residual in the second pass either way
+  } else if (c.residency >= 2) {
+    c.stores = 0;  // a re-read or staged row stores its residual in the second pass either way
   }
   if (o->weight_first >= 0) {
     if (o->weight_first > 1) bad(fmt::format("weight_first {}: expected 0 or 1", o->weight_first));

@@ -100,6 +100,25 @@ std::unique_ptr<LoadedKernel> Runtime::load(const KernelConfig& c, CUstream stre
     d.cuLibraryUnload(k->library);
     check(r, "cuLibraryGetKernel");
   }
+  // A staged row's shared memory above the default 48 KiB needs the opt-in, on every device of
+  // the kernel's architecture (a library's kernel serves every device of the process).
+  if (const std::int64_t smem = staged_smem_bytes(c); smem > 48 * 1024) {
+    int devices = 0;
+    CUresult a = d.cuDeviceGetCount(&devices);
+    for (int i = 0; a == CUDA_SUCCESS && i < devices && i < kMaxDevices; ++i) {
+      try {
+        if (device_arch(i) != c.arch) continue;
+      } catch (const ValidationError&) {
+        continue;  // a device normjit does not run on
+      }
+      a = d.cuKernelSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(smem), k->kernel,
+                                 device_handle(i));
+    }
+    if (a != CUDA_SUCCESS) {
+      d.cuLibraryUnload(k->library);
+      check(a, "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+    }
+  }
   return k;
 }
 

@@ -173,6 +173,7 @@ __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* 
       {"cuLibraryLoadData", FAKE_FN(fLibraryLoadData)},
       {"cuLibraryUnload", FAKE_FN(fLibraryUnload)},
       {"cuLibraryGetKernel", FAKE_FN(fLibraryGetKernel)},
+      {"cuKernelSetAttribute", FAKE_FN((fAny<CUfunction_attribute, int, CUkernel, CUdevice>))},
       {"cuLaunchKernelEx", FAKE_FN(fLaunchKernelEx)},
       {"cuCtxSynchronize", FAKE_FN(fNoArgs)},
       {"cuMemAlloc", FAKE_FN(fMemAlloc)},
