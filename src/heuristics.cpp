@@ -207,6 +207,30 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     }
     c.rows_per_block = 1;
     c.min_blocks = choose_min_blocks(c);
+    // Rows of 8192 vectors and more (hidden >= 65536 in 16-bit types) are staged in shared
+    // memory (residency 3) on clusters of 512-thread CTAs: rmsnorm in 4096-vector (64 KiB)
+    // shares, the fused add in 2048-vector shares of x and r (64 KiB) up to 8 CTAs, 4096 at
+    // 262144 (128 KiB, with evict-first copies). H200, bf16, 1024 rows, median us, the layouts
+    // above / staged, same run: rmsnorm 82.46/75.81 (65536, 2 CTAs), 161.86/149.22 (131072, 4),
+    // 380.61/307.36 (262144, 8); fused add 151.30/148.61 (65536, 4), 309.34/302.91 (131072, 8),
+    // 832 (session 4)/683.30 (262144, 8); at 32768 staging lost (rmsnorm 36.22/38.56 on 512
+    // threads, fused add 68.67/73.50 on 1024) (session 9, docs/results/h200-2026-11-30-s9/
+    // wide-staged.txt). The copies need 16-byte vectors; narrower ones keep the layouts above.
+    // So do rows whose shares are not whole items of 512 threads, and fp32 rows of 262144 for
+    // the fused add (its 8 shares would need 256 KiB each).
+    const std::int64_t share = info.residual ? 2048 : 4096;
+    int staged_cluster = 1;  // the largest power of two up to 8 that leaves shares of >= `share`
+    while (staged_cluster < kMaxCluster && row_vectors / (2 * staged_cluster) >= share) staged_cluster *= 2;
+    const std::int64_t staged_vectors = row_vectors / staged_cluster;
+    if (row_vectors >= 8192 && c.vec * dtype_size(p.dtype) == 16 && row_vectors % staged_cluster == 0 &&
+        staged_vectors % 512 == 0 &&
+        staged_vectors * 16 * (info.residual ? 2 : 1) <= arch.max_smem_per_block() - 1024) {
+      c.cluster = staged_cluster;
+      c.threads_per_row = 512;
+      c.residency = 3;
+      c.loads = row_vectors / c.cluster > share ? 1 : 0;
+      c.min_blocks = 0;
+    }
   }
   // The fused add's residual stores: after every load of the row (stores 0) by default, item by
   // item (stores 1) for many rows of up to 512 vectors, where more loads in flight matter less

@@ -266,7 +266,15 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
   // Held rows must fit registers; a reloaded row (residency 2) is only a loop count.
   if (c.residency < 2 && items * c.vec > 64) return "more than 64 values per thread held";
   if (items * c.vec > 512) return "more than 512 values per thread";
-  if (c.residency < 0 || c.residency > 2) return "residency outside 0..2";
+  if (c.residency < 0 || c.residency > 3) return "residency outside 0..3";
+  if (c.residency == 3) {
+    // A staged row: the bulk copies' constraints (op_registry.cpp checks the same for overrides).
+    if (arch.cc < 90) return "staged row below sm_90";
+    if (c.vec * elem != 16) return "staged row without 16-byte vectors";
+    if (vectors % tpr != 0) return "staged share not whole items";
+    if (c.split != 1) return "staged row with split";
+    if (staged_smem_bytes(c) > arch.max_smem_per_block() - 1024) return "staged share exceeds shared memory";
+  }
   return {};
 }
 
@@ -307,6 +315,29 @@ TEST_CASE("heuristic choices are deterministic and valid for every hidden size 1
                 first_bad = why + " for " + canonical_json(a) + " (max_vec " +
                             std::to_string(max_vec) + ")";
             }
+          }
+        }
+      }
+    }
+  }
+  // Many rows, where wide rows are staged in shared memory (kBulkRowsWide): from 32768 on.
+  for (Op op : all_ops()) {
+    for (const DtypePair& dp : kDtypePairs) {
+      for (int cc : kArchs) {
+        for (int max_vec : max_vecs) {
+          ProblemSpec p;
+          p.op = op;
+          p.dtype = dp.act;
+          p.weight_dtype = dp.weight;
+          p.max_vec = max_vec;
+          p.rows = kBulkRowsWide;
+          for (std::int64_t h = 32768; h <= kMaxRmsHidden; h += 64) {
+            p.hidden = h;
+            const KernelConfig a = op_info(op).choose(p, max_vec, Arch{cc});
+            const std::string why = check_choice(a, p, max_vec, Arch{cc});
+            ++checked;
+            if (!why.empty() && bad++ == 0)
+              first_bad = why + " for " + canonical_json(a) + " (max_vec " + std::to_string(max_vec) + ")";
           }
         }
       }
@@ -418,20 +449,28 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   set_config_override(nullptr);
   CHECK(forced.residency == 2);
   CHECK(forced.loads == 2);
-  // Many wide rows (sm_90+): rmsnorm re-reads, one CTA per row up to 4096 vectors, else
-  // 256-thread cluster CTAs; the fused add holds a row of up to 4096 vectors on one 1024-thread
-  // CTA, wider rows in <= 2048-vector shares on 512 threads.
+  // Many wide rows (sm_90+): at 32768, rmsnorm re-reads a row on one 1024-thread CTA and the
+  // fused add holds it there; from 65536 (8192 vectors) the rows are staged in shared memory on
+  // clusters of 512-thread CTAs: rmsnorm in 4096-vector shares, the fused add in 2048-vector
+  // shares (x and r) up to 8 CTAs, with evict-first copies where the share is wider.
   p.op = Op::rmsnorm;
   p.hidden = 32768;
   CHECK(pick(kBulkRowsWide - 1).cluster == 2);
   CHECK(pick(kBulkRowsWide).cluster == 1);
   CHECK(pick(kBulkRowsWide).residency == 2);
   CHECK(pick(kBulkRowsWide).threads_per_row == 1024);
-  p.hidden = 131072;
-  CHECK(pick(kBulkRowsWide).cluster == 8);
-  CHECK(pick(kBulkRowsWide).threads_per_row == 256);
-  CHECK(pick(kBulkRowsWide).min_blocks == 4);
-  CHECK(pick(kBulkRowsWide).residency == 2);
+  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 2}, {131072, 4}, {262144, 8}}) {
+    p.hidden = hidden;
+    INFO("rmsnorm hidden " << hidden);
+    CHECK(pick(kBulkRowsWide - 1).residency != 3);
+    CHECK(pick(kBulkRowsWide).cluster == cluster);
+    CHECK(pick(kBulkRowsWide).threads_per_row == 512);
+    CHECK(pick(kBulkRowsWide).min_blocks == 0);
+    CHECK(pick(kBulkRowsWide).residency == 3);
+    CHECK(pick(kBulkRowsWide).loads == 0);
+    CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 65536);
+    CHECK(slug(pick(kBulkRowsWide)).find("-smem") != std::string::npos);
+  }
   p.op = Op::fused_add_rmsnorm;
   p.hidden = 32768;
   CHECK(pick(kBulkRowsWide - 1).cluster == 2);
@@ -440,14 +479,27 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsWide).residency == 1);
   CHECK(pick(kBulkRowsWide).loads == 0);
   CHECK(pick(kBulkRowsWide).min_blocks == 0);
+  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 4}, {131072, 8}, {262144, 8}}) {
+    p.hidden = hidden;
+    INFO("fused add hidden " << hidden);
+    CHECK(pick(kBulkRowsWide).cluster == cluster);
+    CHECK(pick(kBulkRowsWide).threads_per_row == 512);
+    CHECK(pick(kBulkRowsWide).residency == 3);
+    CHECK(pick(kBulkRowsWide).loads == (hidden == 262144 ? 1 : 0));
+    CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == (hidden == 262144 ? 131072 : 65536));
+  }
+  // Not staged: sm_80, vectors narrower than 16 bytes, and an fp32 fused add of 262144, whose
+  // 8 shares would need 256 KiB each.
   p.hidden = 65536;
-  CHECK(pick(kBulkRowsWide).cluster == 4);
-  CHECK(pick(kBulkRowsWide).threads_per_row == 512);
-  CHECK(pick(kBulkRowsWide).residency == 0);
-  CHECK(pick(kBulkRowsWide).loads == 0);
+  CHECK(choose_config(p, 0, Arch{80}).residency == 2);
+  CHECK(choose_config(p, 4, Arch{90}).residency != 3);
   p.hidden = 262144;
-  CHECK(pick(kBulkRowsWide).threads_per_row == 256);
+  p.dtype = p.weight_dtype = DType::f32;
   CHECK(pick(kBulkRowsWide).residency == 2);
+  p.hidden = 131072;
+  CHECK(pick(kBulkRowsWide).residency == 3);
+  CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 131072);
+  p.dtype = p.weight_dtype = DType::bf16;
   // rmsnorm rows of 2048 vectors: 8 items on 256 threads with the weight loaded late from
   // kLateWeightRows rows to the bulk, 4 on 512 holding it around them.
   p.op = Op::rmsnorm;
