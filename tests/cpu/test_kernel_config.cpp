@@ -302,42 +302,23 @@ TEST_CASE("heuristic choices are deterministic and valid for every hidden size 1
             p.rank3 = rank3;
             p.max_vec = max_vec;
             // Exhaustive up to 65536, then every multiple of 64 and every 37th size (the listed
-            // sizes cover the ends).
-            for (std::int64_t h = 1; h <= kMaxRmsHidden; ++h) {
-              if (h > 65536 && h % 64 != 0 && h % 37 != 0) continue;
-              p.hidden = h;
-              const KernelConfig a = info.choose(p, max_vec, Arch{cc});
-              const KernelConfig b = info.choose(p, max_vec, Arch{cc});
-              std::string why = check_choice(a, p, max_vec, Arch{cc});
-              if (why.empty() && !(a == b)) why = "not deterministic";
-              ++checked;
-              if (!why.empty() && bad++ == 0)
-                first_bad = why + " for " + canonical_json(a) + " (max_vec " +
-                            std::to_string(max_vec) + ")";
+            // sizes cover the ends); and for many rows, where wide rows are staged in shared
+            // memory (kBulkRowsWide), every multiple of 64 from 32768.
+            for (std::int64_t rows : {std::int64_t(0), kBulkRowsWide}) {
+              p.rows = rows;
+              for (std::int64_t h = rows ? 32768 : 1; h <= kMaxRmsHidden; h += rows ? 64 : 1) {
+                if (h > 65536 && h % 64 != 0 && h % 37 != 0) continue;
+                p.hidden = h;
+                const KernelConfig a = info.choose(p, max_vec, Arch{cc});
+                const KernelConfig b = info.choose(p, max_vec, Arch{cc});
+                std::string why = check_choice(a, p, max_vec, Arch{cc});
+                if (why.empty() && !(a == b)) why = "not deterministic";
+                ++checked;
+                if (!why.empty() && bad++ == 0)
+                  first_bad = why + " for " + canonical_json(a) + " (max_vec " + std::to_string(max_vec) +
+                              ", rows " + std::to_string(rows) + ")";
+              }
             }
-          }
-        }
-      }
-    }
-  }
-  // Many rows, where wide rows are staged in shared memory (kBulkRowsWide): from 32768 on.
-  for (Op op : all_ops()) {
-    for (const DtypePair& dp : kDtypePairs) {
-      for (int cc : kArchs) {
-        for (int max_vec : max_vecs) {
-          ProblemSpec p;
-          p.op = op;
-          p.dtype = dp.act;
-          p.weight_dtype = dp.weight;
-          p.max_vec = max_vec;
-          p.rows = kBulkRowsWide;
-          for (std::int64_t h = 32768; h <= kMaxRmsHidden; h += 64) {
-            p.hidden = h;
-            const KernelConfig a = op_info(op).choose(p, max_vec, Arch{cc});
-            const std::string why = check_choice(a, p, max_vec, Arch{cc});
-            ++checked;
-            if (!why.empty() && bad++ == 0)
-              first_bad = why + " for " + canonical_json(a) + " (max_vec " + std::to_string(max_vec) + ")";
           }
         }
       }
