@@ -219,18 +219,14 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // So do rows whose shares are not whole items of 512 threads, and fp32 rows of 262144 for
     // the fused add (its 8 shares would need 256 KiB each).
     const std::int64_t share = info.residual ? 2048 : 4096;
-    int staged_cluster = 1;  // the largest power of two up to 8 that leaves shares of >= `share`
-    while (staged_cluster < kMaxCluster && row_vectors / (2 * staged_cluster) >= share) staged_cluster *= 2;
-    const std::int64_t staged_vectors = row_vectors / staged_cluster;
-    if (row_vectors >= 8192 && c.vec * dtype_size(p.dtype) == 16 && row_vectors % staged_cluster == 0 &&
-        staged_vectors % 512 == 0 &&
-        staged_vectors * 16 * (info.residual ? 2 : 1) <= arch.max_smem_per_block() - 1024) {
-      c.cluster = staged_cluster;
-      c.threads_per_row = 512;
-      c.residency = 3;
-      c.loads = row_vectors / c.cluster > share ? 1 : 0;
-      c.min_blocks = 0;
-    }
+    KernelConfig staged = c;
+    staged.cluster = 1;  // the largest power of two up to 8 that leaves shares of >= `share`
+    while (staged.cluster < kMaxCluster && row_vectors / (2 * staged.cluster) >= share) staged.cluster *= 2;
+    staged.threads_per_row = 512;
+    staged.residency = 3;
+    staged.loads = row_vectors / staged.cluster > share ? 1 : 0;
+    staged.min_blocks = 0;
+    if (row_vectors >= 8192 && staged_unsupported(staged).empty()) c = staged;
   }
   // The fused add's residual stores: after every load of the row (stores 0) by default, item by
   // item (stores 1) for many rows of up to 512 vectors, where more loads in flight matter less

@@ -108,6 +108,27 @@ std::int64_t staged_smem_bytes(const KernelConfig& c) {
   return share * (op_info(c.op).residual ? 2 : 1) * c.rows_per_block;
 }
 
+std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - 1024; }
+
+std::string staged_unsupported(const KernelConfig& c) {
+  if (c.arch.cc < 90)
+    return fmt::format("bulk copies into shared memory need sm_90 or newer, the GPU is {}", c.arch.target());
+  if (c.vec * dtype_size(c.input_dtype) != 16)
+    return fmt::format("needs 16-byte vectors, got {} x {} bytes", c.vec, dtype_size(c.input_dtype));
+  const std::int64_t vectors = c.hidden / c.cluster / c.vec;
+  if (c.hidden % (c.cluster * c.vec) != 0 || vectors % c.threads_per_row != 0)
+    return fmt::format("a share of {} / {} elements is not whole items of {} threads", c.hidden, c.cluster,
+                       c.threads_per_row);
+  if (c.split != 1) return fmt::format("cannot share a row between CTAs without a cluster (split {})", c.split);
+  KernelConfig staged = c;
+  staged.residency = 3;
+  if (const std::int64_t smem = staged_smem_bytes(staged); smem > staged_smem_limit(c.arch))
+    return fmt::format("{} bytes of shared memory for the staged rows, above the {} a block may use on {} (use a "
+                       "larger cluster or fewer rows per block)",
+                       smem, staged_smem_limit(c.arch), c.arch.target());
+  return {};
+}
+
 std::string slug(const KernelConfig& c) {
   std::string s = fmt::format("{}{}-{}", op_name(c.op), c.rank3 ? "3d" : "", dtype_name(c.input_dtype));
   if (c.weight_dtype != c.input_dtype) s += fmt::format("-w{}", dtype_name(c.weight_dtype));

@@ -127,22 +127,7 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   // A row held in registers is unrolled into them.
   if (c.residency < 2 && items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
   if (c.residency == 3) {
-    // The staged row's bulk copies: sm_90+, 16-byte aligned parts made of whole items of
-    // every thread, and a share that fits the block's shared memory.
-    if (arch.cc < 90)
-      bad(fmt::format("residency 3: bulk copies into shared memory need sm_90 or newer, the GPU is {}",
-                      arch.target()));
-    if (c.vec * dtype_size(c.input_dtype) != 16)
-      bad(fmt::format("residency 3: needs 16-byte vectors, got {} x {} bytes", c.vec, dtype_size(c.input_dtype)));
-    if ((c.hidden / c.cluster / c.vec) % tpr != 0)
-      bad(fmt::format("residency 3: a share of {} vectors is not whole items of {} threads",
-                      c.hidden / c.cluster / c.vec, tpr));
-    if (c.split > 1) bad(fmt::format("residency 3 with split {}", c.split));
-    const std::int64_t smem = staged_smem_bytes(c), limit = arch.max_smem_per_block() - 1024;
-    if (smem > limit)
-      bad(fmt::format("residency 3: {} bytes of shared memory for the staged rows, above the {} a block may use "
-                      "on {} (use a larger cluster or fewer rows per block)",
-                      smem, limit, arch.target()));
+    if (const std::string why = staged_unsupported(c); !why.empty()) bad("residency 3: " + why);
   }
   if (o->min_blocks >= 0) c.min_blocks = o->min_blocks;
   else if (reshaped) c.min_blocks = choose_min_blocks(c);

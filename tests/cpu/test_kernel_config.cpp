@@ -273,7 +273,7 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
     if (c.vec * elem != 16) return "staged row without 16-byte vectors";
     if (vectors % tpr != 0) return "staged share not whole items";
     if (c.split != 1) return "staged row with split";
-    if (staged_smem_bytes(c) > arch.max_smem_per_block() - 1024) return "staged share exceeds shared memory";
+    if (staged_smem_bytes(c) > staged_smem_limit(arch)) return "staged share exceeds shared memory";
   }
   return {};
 }
@@ -779,7 +779,7 @@ TEST_CASE("Arch::parse rejects out-of-range numbers with ValidationError", "[con
   }
 }
 
-TEST_CASE("config overrides are validated (clusters, load policy, occupancy floor, store order)", "[config]") {
+TEST_CASE("config overrides are validated (clusters, load policy, occupancy floor, store order, staged rows)", "[config]") {
   ProblemSpec p;
   p.op = Op::fused_add_rmsnorm;
   p.dtype = DType::bf16;
@@ -853,4 +853,32 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   p.op = Op::rmsnorm;
   rejects(st, 90, "only the fused add");
   p.op = Op::fused_add_rmsnorm;
+  // Rows staged in shared memory: sized, and refused where the bulk copies cannot work.
+  ConfigOverride sm;
+  sm.residency = 3;
+  sm.threads_per_row = 256;
+  const KernelConfig staged = choose_with(sm, 90);
+  CHECK(staged.residency == 3);
+  CHECK(staged.stores == 0);  // written in the second pass
+  CHECK(staged_smem_bytes(staged) == 2 * 16384 * 2);  // x and r
+  CHECK(slug(staged).find("-smem") != std::string::npos);
+  CHECK(staged_unsupported(staged).empty());
+  rejects(sm, 80, "need sm_90 or newer");
+  sm.loads = 3;
+  rejects(sm, 90, "bulk copies take 0 (plain) or 1");
+  sm.loads = -1;
+  sm.vec = 4;
+  rejects(sm, 90, "needs 16-byte vectors");
+  sm.vec = 0;
+  sm.threads_per_row = 1024;  // 2048 vectors: 2 items on 1024 threads, but 1.5 at hidden 12288
+  p.hidden = 12288;
+  rejects(sm, 90, "not whole items");
+  p.hidden = 65536;  // 256 KiB of x and r in one CTA
+  sm.cluster = 1;
+  rejects(sm, 90, "bytes of shared memory");
+  sm.cluster = 2;
+  CHECK(staged_smem_bytes(choose_with(sm, 90)) == 131072);
+  sm.residency = 4;
+  rejects(sm, 90, "residency 4");
+  p.hidden = 16384;
 }
