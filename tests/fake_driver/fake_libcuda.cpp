@@ -21,6 +21,9 @@ std::atomic<bool> g_record{true};  // off while timing: recording takes a lock
 std::atomic<long> g_launches{0};
 std::atomic<long> g_libraries{0};
 std::atomic<long> g_ctx_queries{0};
+// The last opt-in to dynamic shared memory (cuKernelSetAttribute) and how many there were.
+std::atomic<int> g_smem_optin{0};
+std::atomic<long> g_smem_optins{0};
 CUcontext const kContext = reinterpret_cast<CUcontext>(0x1000);
 thread_local CUcontext t_current = nullptr;
 
@@ -106,6 +109,13 @@ CUresult fLibraryLoadData(CUlibrary* l, const void* image, CUjit_option*, void**
   return ok();
 }
 CUresult fLibraryUnload(CUlibrary) { return ok(); }
+CUresult fKernelSetAttribute(CUfunction_attribute a, int v, CUkernel, CUdevice) {
+  if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    g_smem_optin.store(v);
+    g_smem_optins.fetch_add(1);
+  }
+  return ok();
+}
 CUresult fLibraryGetKernel(CUkernel* k, CUlibrary l, const char*) {
   *k = reinterpret_cast<CUkernel>(l);
   return ok();
@@ -173,7 +183,7 @@ __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* 
       {"cuLibraryLoadData", FAKE_FN(fLibraryLoadData)},
       {"cuLibraryUnload", FAKE_FN(fLibraryUnload)},
       {"cuLibraryGetKernel", FAKE_FN(fLibraryGetKernel)},
-      {"cuKernelSetAttribute", FAKE_FN((fAny<CUfunction_attribute, int, CUkernel, CUdevice>))},
+      {"cuKernelSetAttribute", FAKE_FN(fKernelSetAttribute)},
       {"cuLaunchKernelEx", FAKE_FN(fLaunchKernelEx)},
       {"cuCtxSynchronize", FAKE_FN(fNoArgs)},
       {"cuMemAlloc", FAKE_FN(fMemAlloc)},
@@ -217,4 +227,6 @@ __attribute__((visibility("default"))) long fake_cuda_launches() { return g_laun
 __attribute__((visibility("default"))) long fake_cuda_libraries_loaded() { return g_libraries.load(); }
 __attribute__((visibility("default"))) long fake_cuda_context_queries() { return g_ctx_queries.load(); }
 __attribute__((visibility("default"))) void fake_cuda_record_launches(bool on) { g_record.store(on); }
+__attribute__((visibility("default"))) long fake_cuda_smem_optins() { return g_smem_optins.load(); }
+__attribute__((visibility("default"))) long fake_cuda_last_smem_optin() { return g_smem_optin.load(); }
 }

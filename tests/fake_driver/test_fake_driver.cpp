@@ -37,7 +37,7 @@ using njtest::ptr;
 
 struct Fake {
   FakeLastLaunchFn last;
-  FakeCountFn launches, libraries, context_queries;
+  FakeCountFn launches, libraries, context_queries, smem_optins, last_smem_optin;
   FakeRecordFn record;
 };
 
@@ -51,7 +51,10 @@ const Fake& fake() {
     r.libraries = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_libraries_loaded"));
     r.context_queries = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_context_queries"));
     r.record = reinterpret_cast<FakeRecordFn>(dlsym(h, "fake_cuda_record_launches"));
-    REQUIRE((r.last && r.launches && r.libraries && r.context_queries && r.record));
+    r.smem_optins = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_smem_optins"));
+    r.last_smem_optin = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_last_smem_optin"));
+    REQUIRE((r.last && r.launches && r.libraries && r.context_queries && r.record && r.smem_optins &&
+             r.last_smem_optin));
     return r;
   }();
   return f;
@@ -107,6 +110,28 @@ TEST_CASE("a call hands cuLaunchKernelEx the heuristic's grid and block, PDL and
     // One wave (<= 132 SMs) lets dependents launch at once; more blocks do not.
     CHECK(bool(p.flags & kFlagEarlyTrigger) == (l.grid_x <= 132));
   }
+}
+
+TEST_CASE("wide rows staged in shared memory: the kernel opts in once, each launch asks for its shares", "[launch]") {
+  const detail::KernelConfig c = heuristic(Op::rmsnorm, 1024, 131072);
+  REQUIRE(c.residency == 3);
+  const std::int64_t smem = detail::staged_smem_bytes(c);
+  REQUIRE(smem > 48 * 1024);  // above the default: needs the opt-in
+  const long optins = fake().smem_optins();
+  for (int i = 0; i < 3; ++i) {
+    rmsnorm(rms_args(1024, 131072));
+    const FakeLaunch l = fake().last();
+    CHECK(l.shared_bytes == unsigned(smem));
+    CHECK(l.cluster_x == unsigned(c.cluster));
+    CHECK(l.grid_x == unsigned(1024 * c.cluster));
+    CHECK(l.block_x == 512u);
+  }
+  CHECK(fake().smem_optins() == optins + 1);  // when the kernel was loaded, for the one device
+  CHECK(fake().last_smem_optin() == smem);
+  // Kernels without staged rows take no dynamic shared memory and no opt-in.
+  rmsnorm(rms_args(1024, 4096));
+  CHECK(fake().last().shared_bytes == 0);
+  CHECK(fake().smem_optins() == optins + 1);
 }
 
 TEST_CASE("without PDL there is neither the attribute nor the early trigger", "[launch]") {
