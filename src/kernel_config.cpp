@@ -108,7 +108,7 @@ std::int64_t staged_smem_bytes(const KernelConfig& c) {
   return share * (op_info(c.op).residual ? 2 : 1) * c.rows_per_block;
 }
 
-std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - 1024; }
+std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - 2048; }
 
 std::string staged_unsupported(const KernelConfig& c) {
   if (c.arch.cc < 90)

@@ -73,8 +73,9 @@ const char* residency_name(int residency);       // "row+weight", "row", "reload
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
 // add) with residency 3, else 0.
 std::int64_t staged_smem_bytes(const KernelConfig& c);
-// The most staged_smem_bytes a block may take on `arch`: the opt-in limit less 1 KiB for the
-// kernel's static shared memory (reduction, barriers, cluster partial sum).
+// The most staged_smem_bytes a block may take on `arch`: the opt-in limit less 2 KiB for the
+// kernel's static shared memory (the reduction's <= 32 floats, <= 32 rows x 4 barriers of 8
+// bytes, the cluster's partial sum: under 1.2 KiB).
 std::int64_t staged_smem_limit(Arch arch);
 // Why `c` cannot stage its rows in shared memory (residency 3), "" when it can: the bulk copies
 // need sm_90+, 16-byte vectors, shares of whole items of every thread and no split, and the
