@@ -102,11 +102,15 @@ const char* stores_name(int s) {
   }
 }
 
-std::int64_t staged_smem_bytes(const KernelConfig& c) {
-  if (c.residency != 3) return 0;
+namespace {
+// Bytes of one block's row shares (x, and r for the fused add), whatever c's residency.
+std::int64_t share_bytes(const KernelConfig& c) {
   const std::int64_t share = std::int64_t(c.hidden / c.cluster) * dtype_size(c.input_dtype);
   return share * (op_info(c.op).residual ? 2 : 1) * c.rows_per_block;
 }
+}  // namespace
+
+std::int64_t staged_smem_bytes(const KernelConfig& c) { return c.residency == 3 ? share_bytes(c) : 0; }
 
 std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - 2048; }
 
@@ -120,9 +124,7 @@ std::string staged_unsupported(const KernelConfig& c) {
     return fmt::format("a share of {} / {} elements is not whole items of {} threads", c.hidden, c.cluster,
                        c.threads_per_row);
   if (c.split != 1) return fmt::format("cannot share a row between CTAs without a cluster (split {})", c.split);
-  KernelConfig staged = c;
-  staged.residency = 3;
-  if (const std::int64_t smem = staged_smem_bytes(staged); smem > staged_smem_limit(c.arch))
+  if (const std::int64_t smem = share_bytes(c); smem > staged_smem_limit(c.arch))
     return fmt::format("{} bytes of shared memory for the staged rows, above the {} a block may use on {} (use a "
                        "larger cluster or fewer rows per block)",
                        smem, staged_smem_limit(c.arch), c.arch.target());
