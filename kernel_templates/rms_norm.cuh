@@ -75,7 +75,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   u64* const bars = staged_bar + (kStaged ? row_in_block * kStages : 0);
   // The grid is rows * kCtasPerRow CTAs along x and clusters are (kCluster, 1, 1), so a CTA's
   // rank in its cluster (or its part of a split row) is blockIdx.x % kCtasPerRow.
-  const i64 row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows + threadIdx.x / kGroup : i64(blockIdx.x / kCtasPerRow);
+  const i64 row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows + row_in_block : i64(blockIdx.x / kCtasPerRow);
   const int first = kCluster == 1 ? 0 : int(blockIdx.x % kCluster) * kSpan;
   const int part = kSplit == 1 ? 0 : int(blockIdx.x % kSplit);
   // Items whose weight this CTA reads and whose output it writes (all of them unless split).
