@@ -73,26 +73,4 @@ template <int kCluster> __device__ __forceinline__ float cluster_sum(float v) {
   }
 }
 
-// cluster_sum for blocks that go round a loop of rows (residency 4): one cluster barrier per
-// round instead of two. The partial sums alternate between two slots, so a CTA writes a slot
-// again only two rounds later, after the barrier of the round between, which every CTA reaches
-// only once it has read that slot. After the last round, cluster_sum_done keeps every CTA
-// until the others have read its slots.
-template <int kCluster> __device__ __forceinline__ float cluster_sum_round(float v, int slot) {
-  if constexpr (kCluster == 1) {
-    return v;
-  } else {
-    __shared__ float partial[2];
-    if (threadIdx.x == 0) partial[slot] = v;
-    cluster_sync();
-    float total = 0.f;
-#pragma unroll
-    for (int c = 0; c < kCluster; ++c) total += load_cluster_shared(partial + slot, unsigned(c));
-    return total;
-  }
-}
-template <int kCluster> __device__ __forceinline__ void cluster_sum_done() {
-  if constexpr (kCluster > 1) cluster_sync();
-}
-
 }  // namespace normjit

@@ -20,11 +20,6 @@
 //      one part overlaps the transfer of the next; both passes then read shared memory, and the
 //      second writes the residual and the output as residency 2 does. The host sizes the
 //      dynamic shared memory (kernel_config: staged_smem_bytes).
-//   4  shared memory, pipelined (sm_90+): as 3, but the grid holds only as many blocks (or
-//      clusters) as stay resident, and each takes every stride-th row. Once the second pass has
-//      drained part s of the share, the copy of the block's next row into part s starts, so
-//      the copy engine keeps loading while the block reduces, meets its cluster and stores,
-//      and no cluster waits to be scheduled after the first.
 // Activations stay packed in their storage type until used; the fused add keeps the fp32 sum,
 // which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
@@ -59,8 +54,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   static_assert(kSplit == 1 || (kCluster == 1 && kRows == 1 && !Cfg::kResidual && kExact && kItems % kSplit == 0),
                 "a split row: one row per CTA, no cluster, no residual, whole items per CTA");
   constexpr int kCtasPerRow = kCluster * kSplit;
-  constexpr bool kStaged = Cfg::kResidency >= 3;
-  constexpr bool kLoop = Cfg::kResidency == 4;  // resident blocks loop over rows
+  constexpr bool kStaged = Cfg::kResidency == 3;
   static_assert(!kStaged || (kExact && kSplit == 1 && sizeof(T) * kVec == 16),
                 "a staged row: whole 16-byte vectors on every lane, no split");
   // Parts of a staged share: whole items of every lane, so a lane's items of part s are in
@@ -80,14 +74,14 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   T* const r_stage = x_stage + kSpan;
   u64* const bars = staged_bar + (kStaged ? row_in_block * kStages : 0);
   // The grid is rows * kCtasPerRow CTAs along x and clusters are (kCluster, 1, 1), so a CTA's
-  // rank in its cluster (or its part of a split row) is blockIdx.x % kCtasPerRow. With kLoop
-  // the grid is smaller and a block's rows are its first plus multiples of `stride`.
-  const i64 first_row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows : i64(blockIdx.x / kCtasPerRow);
-  const i64 stride = kLoop ? i64(gridDim.x / kCtasPerRow) * kRows : 0;
+  // rank in its cluster (or its part of a split row) is blockIdx.x % kCtasPerRow.
+  const i64 row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows + row_in_block : i64(blockIdx.x / kCtasPerRow);
   const int first = kCluster == 1 ? 0 : int(blockIdx.x % kCluster) * kSpan;
   const int part = kSplit == 1 ? 0 : int(blockIdx.x % kSplit);
   // Items whose weight this CTA reads and whose output it writes (all of them unless split).
   auto owned = [&](int it) { return kSplit == 1 || it / (kItems / kSplit) == part; };
+  // A one-row block is never past the end: the grid has exactly one block per row.
+  const bool active = kRows == 1 || row < p.rows;
   auto col_of = [&](int it) { return first + (it * kGroup + lane) * kVec; };
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < kSpan; };
 
@@ -127,139 +121,127 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   pdl_wait<Cfg::kPdl>();
   if (p.flags & kFlagEarlyTrigger) pdl_launch_dependents<Cfg::kPdl>();
 
-  // Part s of row `r`'s share into shared memory, issued by one lane per row; loads = 1 adds an
-  // L2 evict-first hint.
-  auto stage_part = [&](i64 r, int s) {
-    constexpr u32 kBytes = u32(kStageElems * sizeof(T));
-    const T* x_src = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, r, p.inner);
-    mbarrier_expect_bytes(bars + s, Cfg::kResidual ? 2 * kBytes : kBytes);
-    bulk_copy_to_shared<Cfg::kLoads == 1>(x_stage + s * kStageElems, x_src + first + s * kStageElems, kBytes,
-                                          bars + s);
-    if constexpr (Cfg::kResidual) {
-      const T* r_src = static_cast<const T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, r, p.inner);
-      bulk_copy_to_shared<Cfg::kLoads == 1>(r_stage + s * kStageElems, r_src + first + s * kStageElems, kBytes,
-                                            bars + s);
-    }
-  };
+  const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
+  T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
+  T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
+
   if constexpr (kStaged) {
-    const i64 r = first_row + (kCtasPerRow == 1 ? row_in_block : 0);
-    if (lane == 0 && (kRows == 1 || r < p.rows)) {
+    // One lane per row issues every copy of the share; loads = 1 adds an L2 evict-first hint.
+    if (lane == 0 && active) {
+      constexpr u32 kBytes = u32(kStageElems * sizeof(T));
 #pragma unroll
-      for (int s = 0; s < kStages; ++s) stage_part(r, s);
+      for (int s = 0; s < kStages; ++s) {
+        mbarrier_expect_bytes(bars + s, Cfg::kResidual ? 2 * kBytes : kBytes);
+        bulk_copy_to_shared<Cfg::kLoads == 1>(x_stage + s * kStageElems, x_row + first + s * kStageElems, kBytes,
+                                              bars + s);
+        if constexpr (Cfg::kResidual)
+          bulk_copy_to_shared<Cfg::kLoads == 1>(r_stage + s * kStageElems, r_row + first + s * kStageElems, kBytes,
+                                                bars + s);
+      }
     }
   }
 
-  // One pass for most kernels; resident blocks (kLoop) go round once per row they own. The
-  // loop's condition is the same for every thread of the block and every CTA of a cluster.
-#pragma unroll 1
-  for (i64 block_row = first_row, round = 0; !kLoop || block_row < p.rows; block_row += stride, ++round) {
-    const i64 row = block_row + (kCtasPerRow == 1 ? row_in_block : 0);
-    // A one-row block is never past the end: the grid has at most one block per row.
-    const bool active = kRows == 1 || row < p.rows;
-    const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
-    T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
-    T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
-
-    // Load policies (common.cuh: load_chunk) for a row read once, read first of two times, and
-    // re-read; they differ only for loads = 3.
-    constexpr int kOnce = Cfg::kLoads == 3 ? 4 : Cfg::kLoads;
-    constexpr int kFirst = Cfg::kLoads == 3 ? 3 : Cfg::kLoads;
-    // Loads item `it` and returns the fp32 values the norm sees: x, or h = x + r (fused add).
-    // With `store_residual` the fused add also writes cvt_T(h) back to the residual. `again`: the
-    // row will be read again (first pass of residency 2).
-    auto load_part = [&](Packed<T, kVec>& dst, const T* src, bool again) {
-      if (kFirst != kOnce && again) dst.template load_act<kFirst>(src);
-      else dst.template load_act<kOnce>(src);
-    };
-    // A staged row (residency 3) reads both passes from shared memory.
-    auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
-      const int at = (it * kGroup + lane) * kVec;  // within the share
-      Packed<T, kVec> x;
-      if (!active || !in_row(it)) x.zero();
-      else if constexpr (kStaged) x.load_shared(x_stage + at);
-      else load_part(x, x_row + col_of(it), again);
-      if constexpr (Cfg::kResidual) {
-        Packed<T, kVec> r;
-        if (!active || !in_row(it)) r.zero();
-        else if constexpr (kStaged) r.load_shared(r_stage + at);
-        else load_part(r, r_row + col_of(it), again);
+  // Load policies (common.cuh: load_chunk) for a row read once, read first of two times, and
+  // re-read; they differ only for loads = 3.
+  constexpr int kOnce = Cfg::kLoads == 3 ? 4 : Cfg::kLoads;
+  constexpr int kFirst = Cfg::kLoads == 3 ? 3 : Cfg::kLoads;
+  // Loads item `it` and returns the fp32 values the norm sees: x, or h = x + r (fused add).
+  // With `store_residual` the fused add also writes cvt_T(h) back to the residual. `again`: the
+  // row will be read again (first pass of residency 2).
+  auto load_part = [&](Packed<T, kVec>& dst, const T* src, bool again) {
+    if (kFirst != kOnce && again) dst.template load_act<kFirst>(src);
+    else dst.template load_act<kOnce>(src);
+  };
+  // A staged row (residency 3) reads both passes from shared memory.
+  auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
+    const int at = (it * kGroup + lane) * kVec;  // within the share
+    Packed<T, kVec> x;
+    if (!active || !in_row(it)) x.zero();
+    else if constexpr (kStaged) x.load_shared(x_stage + at);
+    else load_part(x, x_row + col_of(it), again);
+    if constexpr (Cfg::kResidual) {
+      Packed<T, kVec> r;
+      if (!active || !in_row(it)) r.zero();
+      else if constexpr (kStaged) r.load_shared(r_stage + at);
+      else load_part(r, r_row + col_of(it), again);
 #pragma unroll
-        for (int j = 0; j < kVec; ++j) v[j] = add_rn(x[j], r[j]);
-        if (store_residual && active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), v);
-      } else {
-#pragma unroll
-        for (int j = 0; j < kVec; ++j) v[j] = x[j];
-      }
-    };
-
-    float ss = 0.f;
-    if constexpr (kKeep) {
-      // kStores 0: every load of the row is issued before the first residual store: the compiler
-      // may not move a load of x or r past a store to r (it cannot prove they do not alias), so
-      // storing item by item costs one memory round trip per item (SASS of the fused add on
-      // sm_90a) -- which a latency-bound call pays, while a bandwidth-bound one may prefer the
-      // fewer loads in flight of kStores 1 (per item).
-      constexpr bool kPerItem = Cfg::kResidual && Cfg::kStores == 1;
-#pragma unroll
-      for (int it = 0; it < kItems; ++it) {
-        if (active && in_row(it)) xs[it].template load_act<kOnce>(x_row + col_of(it));
-        else xs[it].zero();
-        if constexpr (Cfg::kResidual) {
-          if (active && in_row(it)) rs[it].template load_act<kOnce>(r_row + col_of(it));
-          else rs[it].zero();
-        }
-        if constexpr (kEarlyWeight && !Cfg::kWeightFirst) load_weight(it);
-        if constexpr (kPerItem) {
-#pragma unroll
-          for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
-          if (active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), hs[it]);
-        }
-      }
-      if constexpr (Cfg::kResidual && !kPerItem) {
-#pragma unroll
-        for (int it = 0; it < kItems; ++it) {
-#pragma unroll
-          for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
-          if (active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), hs[it]);
-        }
-      }
-#pragma unroll
-      for (int it = 0; it < kItems; ++it)
-#pragma unroll
-        for (int j = 0; j < kVec; ++j) {
-          const float v = Cfg::kResidual ? hs[it][j] : xs[it][j];
-          ss = fma_rn(v, v, ss);
-        }
-    } else if constexpr (kStaged) {
-#pragma unroll
-      for (int s = 0; s < kStages; ++s) {
-        if (active) mbarrier_wait(bars + s, u32(round & 1));
-#pragma unroll 4
-        for (int i = 0; i < kStageItems; ++i) {
-          float v[kVec];
-          load_item(s * kStageItems + i, v, false, true);
-#pragma unroll
-          for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
-        }
-      }
+      for (int j = 0; j < kVec; ++j) v[j] = add_rn(x[j], r[j]);
+      if (store_residual && active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), v);
     } else {
-#pragma unroll 4
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) v[j] = x[j];
+    }
+  };
+
+  float ss = 0.f;
+  if constexpr (kKeep) {
+    // kStores 0: every load of the row is issued before the first residual store: the compiler
+    // may not move a load of x or r past a store to r (it cannot prove they do not alias), so
+    // storing item by item costs one memory round trip per item (SASS of the fused add on
+    // sm_90a) -- which a latency-bound call pays, while a bandwidth-bound one may prefer the
+    // fewer loads in flight of kStores 1 (per item).
+    constexpr bool kPerItem = Cfg::kResidual && Cfg::kStores == 1;
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+      if (active && in_row(it)) xs[it].template load_act<kOnce>(x_row + col_of(it));
+      else xs[it].zero();
+      if constexpr (Cfg::kResidual) {
+        if (active && in_row(it)) rs[it].template load_act<kOnce>(r_row + col_of(it));
+        else rs[it].zero();
+      }
+      if constexpr (kEarlyWeight && !Cfg::kWeightFirst) load_weight(it);
+      if constexpr (kPerItem) {
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
+        if (active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), hs[it]);
+      }
+    }
+    if constexpr (Cfg::kResidual && !kPerItem) {
+#pragma unroll
       for (int it = 0; it < kItems; ++it) {
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
+        if (active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), hs[it]);
+      }
+    }
+#pragma unroll
+    for (int it = 0; it < kItems; ++it)
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const float v = Cfg::kResidual ? hs[it][j] : xs[it][j];
+        ss = fma_rn(v, v, ss);
+      }
+  } else if constexpr (kStaged) {
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) {
+      if (active) mbarrier_wait(bars + s, 0);
+#pragma unroll 4
+      for (int i = 0; i < kStageItems; ++i) {
         float v[kVec];
-        load_item(it, v, false, true);
+        load_item(s * kStageItems + i, v, false, true);
 #pragma unroll
         for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
       }
     }
-    ss = row_sum<kGroup, kRows>(ss, red);
-    if constexpr (kLoop) ss = cluster_sum_round<kCluster>(ss, int(round & 1));
-    else ss = cluster_sum<kCluster>(ss);
+  } else {
+#pragma unroll 4
+    for (int it = 0; it < kItems; ++it) {
+      float v[kVec];
+      load_item(it, v, false, true);
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
+    }
+  }
+  ss = row_sum<kGroup, kRows>(ss, red);
+  ss = cluster_sum<kCluster>(ss);
 
-    const float ms = div_rn(ss, float(Cfg::kHidden));
-    const float rstd = rsqrt_approx(add_rn(ms, p.eps));
+  const float ms = div_rn(ss, float(Cfg::kHidden));
+  const float rstd = rsqrt_approx(add_rn(ms, p.eps));
 
-    // Item `it` of the output (and, re-read, of the residual).
-    auto store_item = [&](int it) {
+  if (active) {
+#pragma unroll(kKeep ? kItems : 4)
+    for (int it = 0; it < kItems; ++it) {
+      if (!in_row(it) || !owned(it)) continue;
       float v[kVec];
       if constexpr (kKeep) {
 #pragma unroll
@@ -277,30 +259,8 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
         y[j] = mul_rn(mul_rn(v[j], rstd), wj);
       }
       store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
-    };
-    if constexpr (kLoop) {
-      // Part by part; once every thread has read part s, the next row's part s may overwrite it
-      // (the block barrier orders those reads before the copy that lane 0 then issues).
-      const i64 next = row + stride;
-#pragma unroll 1
-      for (int s = 0; s < kStages; ++s) {
-        if (active) {
-#pragma unroll 4
-          for (int i = 0; i < kStageItems; ++i) store_item(s * kStageItems + i);
-        }
-        __syncthreads();
-        if (lane == 0 && next < p.rows) stage_part(next, s);
-      }
-    } else if (active) {
-#pragma unroll(kKeep ? kItems : 4)
-      for (int it = 0; it < kItems; ++it) {
-        if (!in_row(it) || !owned(it)) continue;
-        store_item(it);
-      }
     }
-    if constexpr (!kLoop) break;
-  }  // rows of the block
-  if constexpr (kLoop) cluster_sum_done<kCluster>();
+  }
 
   if (!(p.flags & kFlagEarlyTrigger)) pdl_launch_dependents<Cfg::kPdl>();
 }

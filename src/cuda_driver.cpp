@@ -73,9 +73,6 @@ Loaded load_driver() {
   ok = ok && resolve(get_proc, "cuLibraryGetKernel", 12000, &a.cuLibraryGetKernel, &e);
   ok = ok && resolve(get_proc, "cuKernelSetAttribute", 12000, &a.cuKernelSetAttribute, &e);
   ok = ok && resolve(get_proc, "cuLaunchKernelEx", 11060, &a.cuLaunchKernelEx, &e);
-  ok = ok && resolve(get_proc, "cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050,
-                     &a.cuOccupancyMaxActiveBlocksPerMultiprocessor, &e);
-  ok = ok && resolve(get_proc, "cuOccupancyMaxActiveClusters", 11070, &a.cuOccupancyMaxActiveClusters, &e);
   ok = ok && resolve(get_proc, "cuCtxSynchronize", 2000, &a.cuCtxSynchronize, &e);
   ok = ok && resolve(get_proc, "cuMemAlloc", 3020, &a.cuMemAlloc, &e);
   ok = ok && resolve(get_proc, "cuMemFree", 3020, &a.cuMemFree, &e);

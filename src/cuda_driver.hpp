@@ -29,8 +29,6 @@ struct DriverApi {
   CUresult (*cuLibraryGetKernel)(CUkernel*, CUlibrary, const char*);
   CUresult (*cuKernelSetAttribute)(CUfunction_attribute, int, CUkernel, CUdevice);
   CUresult (*cuLaunchKernelEx)(const CUlaunchConfig*, CUfunction, void**, void**);
-  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, size_t);
-  CUresult (*cuOccupancyMaxActiveClusters)(int*, CUfunction, const CUlaunchConfig*);
   // Not used by the ops themselves; the benchmark and GPU tests share this loader.
   CUresult (*cuCtxSynchronize)();
   CUresult (*cuMemAlloc)(CUdeviceptr*, size_t);

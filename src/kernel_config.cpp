@@ -80,7 +80,6 @@ const char* residency_name(int r) {
     case 1: return "row";
     case 2: return "reload";
     case 3: return "smem";
-    case 4: return "smem-loop";
     default: return "invalid";
   }
 }
@@ -111,7 +110,7 @@ std::int64_t share_bytes(const KernelConfig& c) {
 }
 }  // namespace
 
-std::int64_t staged_smem_bytes(const KernelConfig& c) { return is_staged(c) ? share_bytes(c) : 0; }
+std::int64_t staged_smem_bytes(const KernelConfig& c) { return c.residency == 3 ? share_bytes(c) : 0; }
 
 std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - 2048; }
 
@@ -146,8 +145,7 @@ std::string tuning_tags(const KernelConfig& c) {
   std::string s;
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
   if (c.split != 1) s += fmt::format("-s{}", c.split);
-  static const char* const kResidencyTags[] = {"", "-lw", "-reload", "-smem", "-smemloop"};
-  if (c.residency > 0 && c.residency < 5) s += kResidencyTags[c.residency];
+  if (c.residency != 0) s += c.residency == 1 ? "-lw" : c.residency == 2 ? "-reload" : "-smem";
   if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
   if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));
   if (c.stores != 0) s += "-stitem";

@@ -29,9 +29,7 @@ struct KernelConfig {
   // Where a row lives between the reduction and the output: 0 registers (weight loaded with
   // the row), 1 registers (weight loaded after the reduction, fewer registers), 2 nowhere
   // (re-read from global memory / L2 after the reduction; for rows too wide for registers),
-  // 3 shared memory (sm_90+: the row arrives by bulk copies; staged_smem_bytes below), 4 shared
-  // memory with resident blocks that loop over rows, each copying its next row in while it
-  // stores the current one (the grid: resident_blocks in runtime.hpp).
+  // 3 shared memory (sm_90+: the row arrives by bulk copies; staged_smem_bytes below).
   std::int32_t residency = 0;
   // Resident blocks per SM the compiler must allow (the second __launch_bounds__ argument: it
   // caps registers per thread at 64K / (min_blocks * block)); 0 leaves registers to ptxas.
@@ -71,19 +69,15 @@ struct CacheKey {
   bool operator==(const CacheKey& o) const { return hi == o.hi && lo == o.lo; }
 };
 
-const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem", "smem-loop"
-// Residency 3 or 4: the row staged in shared memory.
-inline bool is_staged(const KernelConfig& c) { return c.residency == 3 || c.residency == 4; }
-// Residency 4: a grid of resident blocks that loop over the rows.
-inline bool loops_over_rows(const KernelConfig& c) { return c.residency == 4; }
+const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
-// add) with residency 3 or 4, else 0.
+// add) with residency 3, else 0.
 std::int64_t staged_smem_bytes(const KernelConfig& c);
 // The most staged_smem_bytes a block may take on `arch`: the opt-in limit less 2 KiB for the
 // kernel's static shared memory (the reduction's <= 32 floats, <= 32 rows x 4 barriers of 8
 // bytes, the cluster's partial sum: under 1.2 KiB).
 std::int64_t staged_smem_limit(Arch arch);
-// Why `c` cannot stage its rows in shared memory (residency 3 or 4), "" when it can: the bulk copies
+// Why `c` cannot stage its rows in shared memory (residency 3), "" when it can: the bulk copies
 // need sm_90+, 16-byte vectors, shares of whole items of every thread and no split, and the
 // shares must fit staged_smem_limit. Checked for overrides and by the heuristic alike.
 std::string staged_unsupported(const KernelConfig& c);

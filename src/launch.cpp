@@ -14,12 +14,10 @@ namespace normjit::detail {
 static_assert(std::is_trivially_copyable_v<NormParams>, "kernel parameters are copied bytewise");
 static_assert(sizeof(RowTensor) == 24 && sizeof(NormParams) == 104, "host/device params layout");
 
-void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm_count, int resident_blocks,
-                    CUstream stream, LaunchArgs* out) {
+void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm_count, CUstream stream,
+                    LaunchArgs* out) {
   // A row split over a cluster takes `cluster` CTAs, a split row `split`.
-  std::int64_t blocks = (p.rows + c.rows_per_block - 1) / c.rows_per_block * c.cluster * c.split;
-  // Blocks that loop over rows: no more than stay resident, in whole clusters.
-  if (loops_over_rows(c)) blocks = std::min<std::int64_t>(blocks, resident_blocks / c.cluster * c.cluster);
+  const std::int64_t blocks = (p.rows + c.rows_per_block - 1) / c.rows_per_block * c.cluster * c.split;
   if (blocks > 0x7fffffff) {
     throw ValidationError(ValidationError::Kind::Unsupported,
                           fmt::format("normjit: {} rows need {} blocks, above the grid limit 2^31-1",
@@ -54,12 +52,10 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
 void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device) {
   Runtime& rt = Runtime::get();
   const bool pdl = uses_pdl(opts, c.arch);
-  const CUstream stream = reinterpret_cast<CUstream>(opts.stream);
-  ScopedDeviceContext ctx(device);
-  const LoadedKernel& k = rt.kernel(c, stream);
   LaunchArgs la;
-  prepare_launch(c, p, pdl, rt.sm_count(device), loops_over_rows(c) ? rt.resident_blocks(k, device) : 0, stream,
-                 &la);
+  prepare_launch(c, p, pdl, rt.sm_count(device), reinterpret_cast<CUstream>(opts.stream), &la);
+  ScopedDeviceContext ctx(device);
+  const LoadedKernel& k = rt.kernel(c, la.config.hStream);
   check(driver().cuLaunchKernelEx(&la.config, reinterpret_cast<CUfunction>(k.kernel), la.args, nullptr),
         "cuLaunchKernelEx");
   rt.count_launch();

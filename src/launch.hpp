@@ -26,11 +26,9 @@ inline bool uses_pdl(const LaunchOptions& o, Arch arch) { return arch.cc >= 90 &
 
 // Fills `out` for `c` over p.rows rows on `stream`; `pdl`: programmatic dependent launch (the
 // caller checked sm_90+), `sm_count`: the device's SMs (a one-wave grid triggers its dependents
-// early), `resident_blocks`: for a kernel whose blocks loop over rows, the most blocks the device
-// holds at once (Runtime::resident_blocks), which caps its grid; else ignored. Throws
-// ValidationError when the grid is too large; launches nothing.
-void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm_count, int resident_blocks,
-                    CUstream stream, LaunchArgs* out);
+// early). Throws ValidationError when the grid is too large; launches nothing.
+void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm_count, CUstream stream,
+                    LaunchArgs* out);
 
 // Loads (or finds) the kernel for `c` and launches it over p.rows rows on `device`.
 void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device);

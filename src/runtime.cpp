@@ -204,41 +204,6 @@ void Runtime::reset_memory_cache() {
   kernels_.clear();
 }
 
-int Runtime::resident_blocks(const LoadedKernel& k, int device) {
-  std::atomic<int>& slot = k.resident[size_t(device)];
-  if (const int n = slot.load(std::memory_order_relaxed); n > 0) return n;
-  const KernelConfig& c = k.config;
-  const DriverApi& d = driver();
-  // A CUkernel stands in for the CUfunction of the current context (driver API reference).
-  const CUfunction f = reinterpret_cast<CUfunction>(k.kernel);
-  int n = 0;
-  if (c.cluster > 1) {
-    // Clusters are placed within one GPC, so their count is not the blocks per SM over the SMs.
-    CUlaunchAttribute cluster{};
-    cluster.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    cluster.value.clusterDim.x = unsigned(c.cluster);
-    cluster.value.clusterDim.y = cluster.value.clusterDim.z = 1;
-    CUlaunchConfig lc{};
-    lc.gridDimX = unsigned(c.cluster);
-    lc.gridDimY = lc.gridDimZ = 1;
-    lc.blockDimX = unsigned(c.block_threads());
-    lc.blockDimY = lc.blockDimZ = 1;
-    lc.sharedMemBytes = unsigned(staged_smem_bytes(c));
-    lc.attrs = &cluster;
-    lc.numAttrs = 1;
-    check(d.cuOccupancyMaxActiveClusters(&n, f, &lc), "cuOccupancyMaxActiveClusters");
-    n *= c.cluster;
-  } else {
-    check(d.cuOccupancyMaxActiveBlocksPerMultiprocessor(&n, f, c.block_threads(), size_t(staged_smem_bytes(c))),
-          "cuOccupancyMaxActiveBlocksPerMultiprocessor");
-    n *= sm_count(device);
-  }
-  if (n < 1)
-    throw Error(fmt::format("normjit: no block of kernel {} fits on device {} (occupancy 0)", slug(c), device));
-  slot.store(n, std::memory_order_relaxed);
-  return n;
-}
-
 CUdevice Runtime::device_handle(int device) {
   device_arch(device);  // validates the ordinal and fills the handle
   return handles_[size_t(device)];

@@ -20,16 +20,13 @@
 
 namespace normjit::detail {
 
-constexpr int kMaxDevices = 64;
-
 struct LoadedKernel {
   KernelConfig config;
   CUlibrary library = nullptr;
   CUkernel kernel = nullptr;
-  // Blocks of this kernel that fit on each device at once (0 until Runtime::resident_blocks
-  // asks the driver): the grid of a kernel whose blocks loop over rows (residency 4).
-  mutable std::array<std::atomic<int>, kMaxDevices> resident{};
 };
+
+constexpr int kMaxDevices = 64;
 
 class Runtime {
  public:
@@ -56,9 +53,6 @@ class Runtime {
     device_arch(device);
     return sms_[size_t(device)];
   }
-  // How many blocks of `k` (whole clusters) the device can hold at once, from the driver's
-  // occupancy calculator; asked once per kernel and device, with the device's context current.
-  int resident_blocks(const LoadedKernel& k, int device);
 
   DiskCache& disk() { return *disk_; }
   void reset_memory_cache();

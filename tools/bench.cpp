@@ -357,8 +357,7 @@ int run_bench(const BenchArgs& a) {
             // vectors) try 2, 4 and 8 CTAs with the heuristic's per-CTA shape; wider rows every
             // CTA shape: 128-1024 threads holding up to 16 vectors of the share, held or
             // re-read, with and without a 64-register bound (the cluster code costs registers).
-            const bool staged_forced = forced.residency == 3 || forced.residency == 4;
-            if (arch.cc >= 90 && !forced.threads_per_row && vectors <= 2048 && !staged_forced) {
+            if (arch.cc >= 90 && !forced.threads_per_row && vectors <= 2048 && forced.residency != 3) {
               for (int n = 2; n <= detail::kMaxCluster; n *= 2) {
                 detail::ConfigOverride o = forced;
                 o.cluster = n;
@@ -387,37 +386,34 @@ int run_bench(const BenchArgs& a) {
                 }
               }
             }
-            // Rows staged in shared memory (residency 3, and 4: resident blocks looping over rows;
-            // sm_90+): one CTA or a 2-8-CTA cluster per row, 32-1024 threads with whole items of up
-            // to 32 vectors each, bulk copies with and without the evict-first hint (configs whose
-            // share exceeds shared memory are skipped as invalid).
-            if (arch.cc >= 90 && !forced.threads_per_row && (forced.residency < 0 || staged_forced)) {
+            // Rows staged in shared memory (residency 3, sm_90+): one CTA or a 2-8-CTA cluster per
+            // row, 32-1024 threads with whole items of up to 32 vectors each, bulk copies with
+            // and without the evict-first hint (configs whose share exceeds shared memory are
+            // skipped as invalid).
+            if (arch.cc >= 90 && !forced.threads_per_row && (forced.residency < 0 || forced.residency == 3)) {
               for (int n = 1; n <= detail::kMaxCluster; n *= 2) {
                 if (forced.cluster && n != forced.cluster) continue;
                 if (sh.H % (vec * n) != 0) continue;
                 const std::int64_t share = vectors / n;
                 for (std::int64_t tpr = 32; tpr <= std::min<std::int64_t>(1024, share); tpr *= 2) {
                   if (share % tpr != 0 || share / tpr > 32) continue;
-                  for (int res : {3, 4}) {
-                    if (forced.residency >= 0 && res != forced.residency) continue;
-                    for (int l : {0, 1}) {
-                      if (forced.loads >= 0 && l != forced.loads) continue;
-                      detail::ConfigOverride o = forced;
-                      o.cluster = n;
-                      o.threads_per_row = int(tpr);
-                      o.residency = res;
-                      o.loads = l;
-                      o.min_blocks = 0;
-                      o.split = 1;
-                      variants.push_back(o);
-                    }
+                  for (int l : {0, 1}) {
+                    if (forced.loads >= 0 && l != forced.loads) continue;
+                    detail::ConfigOverride o = forced;
+                    o.cluster = n;
+                    o.threads_per_row = int(tpr);
+                    o.residency = 3;
+                    o.loads = l;
+                    o.min_blocks = 0;
+                    o.split = 1;
+                    variants.push_back(o);
                   }
                 }
               }
             }
             // Rows shared by independent CTAs (rmsnorm out of place): 2-8 CTAs, each holding the
             // whole row on 128-1024 threads with whole shares of items, with the weight early or late.
-            if (!fused_op && !forced.cluster && !forced.threads_per_row && !staged_forced) {
+            if (!fused_op && !forced.cluster && !forced.threads_per_row && forced.residency != 3) {
               for (int n = 2; n <= detail::kMaxSplit; n *= 2) {
                 for (std::int64_t tpr = 128; tpr <= std::min<std::int64_t>(1024, vectors); tpr *= 2) {
                   const std::int64_t items = vectors / tpr;
@@ -552,9 +548,7 @@ int run_latency(const std::string& config) {
     p.eps = 1e-6f;
     // The launch the library makes for this call (launch.cpp), without the library around it.
     detail::LaunchArgs la;
-    detail::Runtime& rt = detail::Runtime::get();
-    detail::prepare_launch(cfg, p, detail::uses_pdl(o, cfg.arch), rt.sm_count(0),
-                           detail::loops_over_rows(cfg) ? rt.resident_blocks(k, 0) : 0, s, &la);
+    detail::prepare_launch(cfg, p, detail::uses_pdl(o, cfg.arch), detail::Runtime::get().sm_count(0), s, &la);
     std::tie(raw_us, api_us) = host_us(
         [&] {
           check(d.cuLaunchKernelEx(&la.config, reinterpret_cast<CUfunction>(k.kernel), la.args, nullptr),

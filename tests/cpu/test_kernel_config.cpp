@@ -878,19 +878,7 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   rejects(sm, 90, "bytes of shared memory");
   sm.cluster = 2;
   CHECK(staged_smem_bytes(choose_with(sm, 90)) == 131072);
-  // Resident blocks looping over staged rows: the same shares, the same refusals.
   sm.residency = 4;
-  const KernelConfig looping = choose_with(sm, 90);
-  CHECK(looping.residency == 4);
-  CHECK(loops_over_rows(looping));
-  CHECK(!loops_over_rows(staged));
-  CHECK(staged_smem_bytes(looping) == 131072);
-  CHECK(slug(looping).find("-smemloop") != std::string::npos);
-  CHECK(canonical_json(looping).find("\"smem-loop\"") != std::string::npos);
-  sm.cluster = 1;
-  rejects(sm, 80, "residency 4: bulk copies into shared memory need sm_90");
-  rejects(sm, 90, "bytes of shared memory");
-  sm.residency = 5;
-  rejects(sm, 90, "residency 5");
+  rejects(sm, 90, "residency 4");
   p.hidden = 16384;
 }

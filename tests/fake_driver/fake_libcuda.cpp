@@ -24,7 +24,6 @@ std::atomic<long> g_ctx_queries{0};
 // The last opt-in to dynamic shared memory (cuKernelSetAttribute) and how many there were.
 std::atomic<int> g_smem_optin{0};
 std::atomic<long> g_smem_optins{0};
-std::atomic<long> g_occupancy_queries{0};
 CUcontext const kContext = reinterpret_cast<CUcontext>(0x1000);
 thread_local CUcontext t_current = nullptr;
 
@@ -117,27 +116,6 @@ CUresult fKernelSetAttribute(CUfunction_attribute a, int v, CUkernel, CUdevice) 
   }
   return ok();
 }
-// Occupancy as an sm_90 SM allows it by threads and shared memory alone (2048 threads, 228 KiB
-// with 1 KiB reserved per block); clusters as if every SM of the 132 could take part.
-int fake_blocks_per_sm(int block, size_t smem) {
-  const int by_threads = 2048 / block;
-  const int by_smem = int(233472 / (smem + 1024));
-  return by_threads < by_smem ? by_threads : by_smem;
-}
-CUresult fOccupancyBlocks(int* n, CUfunction, int block, size_t smem) {
-  g_occupancy_queries.fetch_add(1);
-  *n = fake_blocks_per_sm(block, smem);
-  return ok();
-}
-CUresult fOccupancyClusters(int* n, CUfunction, const CUlaunchConfig* c) {
-  g_occupancy_queries.fetch_add(1);
-  unsigned cluster = 0;
-  for (unsigned i = 0; i < c->numAttrs; ++i)
-    if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) cluster = c->attrs[i].value.clusterDim.x;
-  if (cluster == 0) return CUDA_ERROR_INVALID_CLUSTER_SIZE;
-  *n = 132 * fake_blocks_per_sm(int(c->blockDimX), c->sharedMemBytes) / int(cluster);
-  return ok();
-}
 CUresult fLibraryGetKernel(CUkernel* k, CUlibrary l, const char*) {
   *k = reinterpret_cast<CUkernel>(l);
   return ok();
@@ -207,8 +185,6 @@ __attribute__((visibility("default"))) CUresult cuGetProcAddress_v2(const char* 
       {"cuLibraryGetKernel", FAKE_FN(fLibraryGetKernel)},
       {"cuKernelSetAttribute", FAKE_FN(fKernelSetAttribute)},
       {"cuLaunchKernelEx", FAKE_FN(fLaunchKernelEx)},
-      {"cuOccupancyMaxActiveBlocksPerMultiprocessor", FAKE_FN(fOccupancyBlocks)},
-      {"cuOccupancyMaxActiveClusters", FAKE_FN(fOccupancyClusters)},
       {"cuCtxSynchronize", FAKE_FN(fNoArgs)},
       {"cuMemAlloc", FAKE_FN(fMemAlloc)},
       {"cuMemFree", FAKE_FN((fAny<CUdeviceptr>))},
@@ -253,5 +229,4 @@ __attribute__((visibility("default"))) long fake_cuda_context_queries() { return
 __attribute__((visibility("default"))) void fake_cuda_record_launches(bool on) { g_record.store(on); }
 __attribute__((visibility("default"))) long fake_cuda_smem_optins() { return g_smem_optins.load(); }
 __attribute__((visibility("default"))) long fake_cuda_last_smem_optin() { return g_smem_optin.load(); }
-__attribute__((visibility("default"))) long fake_cuda_occupancy_queries() { return g_occupancy_queries.load(); }
 }

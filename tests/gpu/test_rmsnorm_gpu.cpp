@@ -438,52 +438,38 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk copies)", "[gpu][r
   };
   // One CTA per row (4 stages of 2 items at 4096 on 256 threads, 2 stages of 1 item at 32768 on
   // 1024), 2- and 8-CTA clusters with the evict-first hint (the fused add's 8 x 128 KiB shares at
-  // 262144), several rows per block with 4-vector rows of fp32 (below). Each as residency 3 and
-  // as residency 4, whose resident blocks loop over rows: there also with over twice the rows
-  // the device holds at once, so every block goes round at least twice and some a third time.
+  // 262144), several rows per block with 4-vector rows of fp32 (below).
   const Staged kStaged[] = {{256, 1, 0, 0, {4096, 16384, 32768}},
                             {1024, 1, 1, 0, {16384, 32768}},
                             {128, 2, 1, 0, {16384, 65536}},
                             {256, 8, 0, 0, {262144}},
                             {32, 1, 0, 4, {256, 4096}}};
-  const int sms = normjit::detail::Runtime::get().sm_count(0);
   for (Op op : normjit::all_ops()) {
     const bool fused = normjit::detail::op_info(op).residual;
-    for (int residency : {3, 4}) {
-      for (const Staged& st : kStaged) {
-        normjit::detail::ConfigOverride o;
-        o.residency = residency;
-        o.threads_per_row = st.tpr;
-        o.cluster = st.cluster;
-        o.loads = st.loads;
-        o.rows_per_block = st.rpb;
-        normjit::detail::set_config_override(&o);
-        for (std::int64_t hidden : st.hidden) {
-          // At most as many blocks as threads and shared memory allow (bf16 rows); clusters hold
-          // no more.
-          const std::int64_t rpb = st.rpb ? st.rpb : 1;
-          const std::int64_t block = st.tpr * rpb;
-          const std::int64_t smem = hidden / st.cluster * 2 * (fused ? 2 : 1) * rpb;
-          const std::int64_t per_sm = std::min<std::int64_t>(2048 / block, 233472 / (smem + 1024));
-          const std::int64_t rounds_rows = 2 * sms * per_sm / st.cluster * rpb + 3;
-          std::vector<std::int64_t> row_counts{1, 5, 40};
-          if (residency == 4) row_counts.push_back(rounds_rows);
-          for (std::int64_t rows : row_counts) {
-            RmsCase c = varied_case(op, rows, hidden);
-            c.strided = rows >= 40;
-            if (!fused && rows == 5) c.heads = 3;  // per-head rows, non-flat input
-            if (st.rpb && rows == 40) c.dtype = c.weight_dtype = DType::f32;
-            INFO(c.describe() << " staged: residency " << residency << " tpr " << st.tpr << " cluster "
-                              << st.cluster << " loads " << st.loads << " rpb " << st.rpb);
-            if (cc < 90) {
-              CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("sm_90 or newer"));
-            } else {
-              CHECK(run_rms_case(c, rng) == "");
-            }
+    for (const Staged& st : kStaged) {
+      normjit::detail::ConfigOverride o;
+      o.residency = 3;
+      o.threads_per_row = st.tpr;
+      o.cluster = st.cluster;
+      o.loads = st.loads;
+      o.rows_per_block = st.rpb;
+      normjit::detail::set_config_override(&o);
+      for (std::int64_t hidden : st.hidden) {
+        for (std::int64_t rows : {1, 5, 40}) {
+          RmsCase c = varied_case(op, rows, hidden);
+          c.strided = rows == 40;
+          if (!fused && rows == 5) c.heads = 3;  // per-head rows, non-flat input
+          if (st.rpb && rows == 40) c.dtype = c.weight_dtype = DType::f32;
+          INFO(c.describe() << " staged: tpr " << st.tpr << " cluster " << st.cluster << " loads " << st.loads
+                            << " rpb " << st.rpb);
+          if (cc < 90) {
+            CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("sm_90 or newer"));
+          } else {
+            CHECK(run_rms_case(c, rng) == "");
           }
         }
-        normjit::detail::set_config_override(nullptr);
       }
+      normjit::detail::set_config_override(nullptr);
     }
     if (cc < 90) continue;
     // What does not fit is refused before anything runs: a whole 262144-wide row in one CTA,
