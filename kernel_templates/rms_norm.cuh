@@ -24,8 +24,7 @@
 // which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
 //   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kCluster, kSplit, kResidency, kLoads (common.cuh:
-//   load_chunk), kStores (fused add: residual stores after all loads, or per item; staged: in the
-//   second pass, or in the first)
+//   load_chunk), kStores (fused add: residual stores after all loads, or per item)
 //   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+),
 //   kWeightFirst (residency 0: the weight is loaded before the PDL wait; the host picks it only
 //   when the caller promised that nothing in flight writes the weight)
@@ -63,10 +62,6 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   constexpr int kStages = !kStaged ? 1 : kItems % 4 == 0 ? 4 : kItems % 2 == 0 ? 2 : 1;
   constexpr int kStageItems = kItems / kStages;
   constexpr int kStageElems = kStageItems * kGroup * kVec;
-  // A staged fused add with kStores 1 writes the residual in the first pass, as each part
-  // arrives, so the SM stores while later parts are still in flight; the second pass then writes
-  // only the output. Safe in place: the row's x and r are in shared memory before the first write.
-  constexpr bool kEarlyResidual = kStaged && Cfg::kResidual && Cfg::kStores == 1;
 
   __shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats];
   // Residency 3: each row of the block stages its share (x, then r) in dynamic shared memory.
@@ -223,7 +218,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
 #pragma unroll 4
       for (int i = 0; i < kStageItems; ++i) {
         float v[kVec];
-        load_item(s * kStageItems + i, v, kEarlyResidual, true);
+        load_item(s * kStageItems + i, v, false, true);
 #pragma unroll
         for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
       }
@@ -252,7 +247,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) v[j] = Cfg::kResidual ? hs[it][j] : xs[it][j];
       } else {
-        load_item(it, v, !kEarlyResidual, false);  // second pass: re-read (and write the residual)
+        load_item(it, v, true, false);  // second pass: re-read, then write the residual
       }
       Packed<W, kVec> wl;
       if constexpr (kEarlyWeight) wl = ws[it];

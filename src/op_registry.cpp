@@ -120,7 +120,6 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
       bad(fmt::format("split {}: a row of {} vectors on {} threads is not {} whole shares of items", n,
                       c.hidden / c.vec, tpr, n));
   }
-  const int heuristic_residency = c.residency;
   if (o->residency >= 0) c.residency = o->residency;
   else if (reshaped) c.residency = choose_residency(c, info.residual);
   if (c.residency > 3)
@@ -141,11 +140,13 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (o->stores >= 0) {
     if (o->stores > 1) bad(fmt::format("stores {}: expected 0 (after loads) or 1 (per item)", o->stores));
     if (o->stores && !info.residual) bad(fmt::format("stores {}: only the fused add stores a residual", o->stores));
-    if (o->stores && c.residency == 2)
-      bad("stores 1: a re-read row (residency 2) reads the residual again, so it writes it in the second pass");
+    if (o->stores && c.residency >= 2)
+      bad(fmt::format("stores {}: a row that is re-read or staged (residency {}) writes its residual in the second "
+                      "pass; the store order applies to rows held in registers (residency 0 or 1)",
+                      o->stores, c.residency));
     c.stores = o->stores;
-  } else if (c.residency >= 2 && c.residency != heuristic_residency) {
-    c.stores = 0;  // the heuristic's store order was for its own layout; a re-read row's is 0
+  } else if (c.residency >= 2) {
+    c.stores = 0;  // a re-read or staged row stores its residual in the second pass either way
   }
   if (o->weight_first >= 0) {
     if (o->weight_first > 1) bad(fmt::format("weight_first {}: expected 0 or 1", o->weight_first));

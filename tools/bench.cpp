@@ -388,8 +388,8 @@ int run_bench(const BenchArgs& a) {
             }
             // Rows staged in shared memory (residency 3, sm_90+): one CTA or a 2-8-CTA cluster per
             // row, 32-1024 threads with whole items of up to 32 vectors each, bulk copies with
-            // and without the evict-first hint, the fused add's residual written in either pass
-            // (configs whose share exceeds shared memory are skipped as invalid).
+            // and without the evict-first hint (configs whose share exceeds shared memory are
+            // skipped as invalid).
             if (arch.cc >= 90 && !forced.threads_per_row && (forced.residency < 0 || forced.residency == 3)) {
               for (int n = 1; n <= detail::kMaxCluster; n *= 2) {
                 if (forced.cluster && n != forced.cluster) continue;
@@ -399,19 +399,14 @@ int run_bench(const BenchArgs& a) {
                   if (share % tpr != 0 || share / tpr > 32) continue;
                   for (int l : {0, 1}) {
                     if (forced.loads >= 0 && l != forced.loads) continue;
-                    // The fused add's residual in the second pass or the first.
-                    for (int st : fused_op ? std::vector<int>{0, 1} : std::vector<int>{-1}) {
-                      if (forced.stores >= 0 && st >= 0 && st != forced.stores) continue;
-                      detail::ConfigOverride o = forced;
-                      o.cluster = n;
-                      o.threads_per_row = int(tpr);
-                      o.residency = 3;
-                      o.loads = l;
-                      o.min_blocks = 0;
-                      o.split = 1;
-                      o.stores = st;
-                      variants.push_back(o);
-                    }
+                    detail::ConfigOverride o = forced;
+                    o.cluster = n;
+                    o.threads_per_row = int(tpr);
+                    o.residency = 3;
+                    o.loads = l;
+                    o.min_blocks = 0;
+                    o.split = 1;
+                    variants.push_back(o);
                   }
                 }
               }
