@@ -104,6 +104,7 @@ std::unique_ptr<LoadedKernel> Runtime::load(const KernelConfig& c, CUstream stre
   // the kernel's architecture (a library's kernel serves every device of the process).
   if (const std::int64_t smem = staged_smem_bytes(c); smem > 48 * 1024) {
     int devices = 0;
+    const char* call = "cuDeviceGetCount";  // named in the error if it fails
     CUresult a = d.cuDeviceGetCount(&devices);
     for (int i = 0; a == CUDA_SUCCESS && i < devices && i < kMaxDevices; ++i) {
       try {
@@ -111,12 +112,13 @@ std::unique_ptr<LoadedKernel> Runtime::load(const KernelConfig& c, CUstream stre
       } catch (const ValidationError&) {
         continue;  // a device normjit does not run on
       }
+      call = "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)";
       a = d.cuKernelSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(smem), k->kernel,
                                  device_handle(i));
     }
     if (a != CUDA_SUCCESS) {
       d.cuLibraryUnload(k->library);
-      check(a, "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+      check(a, call);
     }
   }
   return k;
