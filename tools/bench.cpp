@@ -315,6 +315,9 @@ int run_bench(const BenchArgs& a) {
             const std::int64_t vec = detail::vector_width(sh.H, dtype_size(dt), 0);
             // The fused add with its row in registers also tries both residual store orders.
             const bool fused_op = detail::op_info(sh.op).residual;
+            // Whether --config leaves a residency / load policy free or fixes this one.
+            auto allows_residency = [&](int res) { return forced.residency < 0 || res == forced.residency; };
+            auto allows_loads = [&](int l) { return forced.loads < 0 || l == forced.loads; };
             auto add_loads = [&](detail::ConfigOverride o, int residency) {
               // Arrays, not a ?: of initializer lists: those lists' arrays die with the
               // full-expression, and the sweep read 0, 0 for both (it never timed loads 1|3 or
@@ -322,7 +325,7 @@ int run_bench(const BenchArgs& a) {
               const std::array<int, 2> loads = residency == 2 ? std::array<int, 2>{0, 3} : std::array<int, 2>{0, 1};
               const std::vector<int> stores = fused_op && residency < 2 ? std::vector<int>{0, 1} : std::vector<int>{-1};
               for (int l : loads) {
-                if (forced.loads >= 0 && l != forced.loads) continue;
+                if (!allows_loads(l)) continue;
                 o.loads = l;
                 for (int st : stores) {
                   if (forced.stores >= 0 && st >= 0 && st != forced.stores) continue;
@@ -335,7 +338,7 @@ int run_bench(const BenchArgs& a) {
             for (std::int64_t tpr = 1; tpr <= std::min<std::int64_t>(1024, vectors); tpr *= 2) {
               if (vectors / tpr > 16) continue;
               for (int res = 0; res <= 2; ++res) {
-                if (forced.residency >= 0 && res != forced.residency) continue;
+                if (!allows_residency(res)) continue;
                 detail::ConfigOverride o = forced;
                 o.threads_per_row = int(tpr);
                 o.rows_per_block = 0;
@@ -370,7 +373,7 @@ int run_bench(const BenchArgs& a) {
                 for (std::int64_t tpr = 128; tpr <= 1024; tpr *= 2) {
                   if (share / tpr > 16 || tpr > share) continue;
                   for (int res : {0, 2}) {
-                    if (forced.residency >= 0 && res != forced.residency) continue;
+                    if (!allows_residency(res)) continue;
                     std::vector<int> floors{0};
                     if (tpr <= 512) floors.push_back(int(1024 / tpr));  // at most 64 registers
                     for (int minb : floors) {
@@ -390,7 +393,7 @@ int run_bench(const BenchArgs& a) {
             // row, 32-1024 threads with whole items of up to 32 vectors each, bulk copies with
             // and without the evict-first hint (configs whose share exceeds shared memory are
             // skipped as invalid).
-            if (arch.cc >= 90 && !forced.threads_per_row && (forced.residency < 0 || forced.residency == 3)) {
+            if (arch.cc >= 90 && !forced.threads_per_row && allows_residency(3)) {
               for (int n = 1; n <= detail::kMaxCluster; n *= 2) {
                 if (forced.cluster && n != forced.cluster) continue;
                 if (sh.H % (vec * n) != 0) continue;
@@ -398,7 +401,7 @@ int run_bench(const BenchArgs& a) {
                 for (std::int64_t tpr = 32; tpr <= std::min<std::int64_t>(1024, share); tpr *= 2) {
                   if (share % tpr != 0 || share / tpr > 32) continue;
                   for (int l : {0, 1}) {
-                    if (forced.loads >= 0 && l != forced.loads) continue;
+                    if (!allows_loads(l)) continue;
                     detail::ConfigOverride o = forced;
                     o.cluster = n;
                     o.threads_per_row = int(tpr);
@@ -419,7 +422,7 @@ int run_bench(const BenchArgs& a) {
                   const std::int64_t items = vectors / tpr;
                   if (vectors % tpr != 0 || items % n != 0 || items > 16) continue;
                   for (int res : {0, 1}) {
-                    if (forced.residency >= 0 && res != forced.residency) continue;
+                    if (!allows_residency(res)) continue;
                     detail::ConfigOverride o = forced;
                     o.split = n;
                     o.threads_per_row = int(tpr);
