@@ -39,36 +39,72 @@ __device__ __forceinline__ float row_sum(float v, float* smem) {
 }
 
 // ---- thread-block clusters (sm_90+) -------------------------------------------------------
-// All threads of all CTAs of the cluster; release/acquire orders shared-memory writes before it
-// with distributed-shared-memory reads after it.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+// The CTAs of a cluster share one row and exchange their partial sums of squares once: each
+// pushes its value into every CTA's slot for its own rank (st.async, counted on the receiver's
+// mbarrier) and then waits on its own barrier. That is one one-way trip through distributed
+// shared memory; a pull (publish, cluster barrier, read the others, cluster barrier so that no
+// CTA leaves while another still reads it) took two barriers on every CTA's critical path, and
+// a patched copy without any exchange ran 4-11 % faster at 1024 rows of 65536-262144 (H200,
+// session 11, docs/benchmarks.md). A CTA may leave once its barrier completes: every write into
+// its shared memory has landed then, and it reads no other CTA's.
+template <int kCluster> struct ClusterSlots {
+  float partial[kCluster];  // partial[c]: the sum of cluster rank c
+  u64 bar;                  // completes when all kCluster values are in
+};
+
+__device__ __forceinline__ u32 cluster_rank() {
+  u32 r;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
 }
 
-// `local` (a shared-memory variable of this CTA) as seen in the CTA of cluster rank `rank`.
-__device__ __forceinline__ float load_cluster_shared(const float* local, unsigned rank) {
-  unsigned addr, remote;
-  asm("{ .reg .u64 t; cvta.to.shared.u64 t, %1; cvt.u32.u64 %0, t; }" : "=r"(addr) : "l"(local));
-  asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(addr), "r"(rank));
-  float v;
-  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(remote) : "memory");
-  return v;
+// This CTA's shared address `local` as seen in the CTA of cluster rank `rank`.
+__device__ __forceinline__ u32 cluster_map(u32 local, u32 rank) {
+  u32 remote;
+  asm("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+  return remote;
 }
 
-// Sum of each CTA's `v` (the same value in every thread of a CTA) over a cluster of kCluster
-// CTAs, added in rank order so every CTA gets the same, run-to-run deterministic total. Every
-// thread of every CTA must call it.
-template <int kCluster> __device__ __forceinline__ float cluster_sum(float v) {
+// Every thread of every CTA, at kernel start (it does not depend on a previous kernel): thread 0
+// prepares the barrier, and the arrival on the cluster barrier publishes it; cluster_sum waits.
+template <int kCluster> __device__ __forceinline__ void cluster_prepare(ClusterSlots<kCluster>& s) {
+  if constexpr (kCluster > 1) {
+    if (threadIdx.x == 0) {
+      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(&s.bar)) : "memory");
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+  }
+}
+
+// Sum of each CTA's `v` (the same value in every thread of a CTA) over the cluster, added in rank
+// order so every CTA gets the same, run-to-run deterministic total. Every thread of every CTA
+// calls it once, after cluster_prepare.
+template <int kCluster> __device__ __forceinline__ float cluster_sum(float v, ClusterSlots<kCluster>& s) {
   if constexpr (kCluster == 1) {
     return v;
   } else {
-    __shared__ float partial;
-    if (threadIdx.x == 0) partial = v;
-    cluster_sync();
+    asm volatile("barrier.cluster.wait.aligned;" ::: "memory");  // every CTA's barrier is ready
+    const u32 bar = smem_addr(&s.bar);
+    if (threadIdx.x == 0) {
+      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(u32(4 * kCluster))
+                   : "memory");
+      const u32 slot = smem_addr(&s.partial[cluster_rank()]);
+#pragma unroll
+      for (u32 c = 0; c < u32(kCluster); ++c)
+        asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
+                     :: "r"(cluster_map(slot, c)), "r"(__float_as_uint(v)), "r"(cluster_map(bar, c))
+                     : "memory");
+    }
+    u32 done = 0;
+    do {
+      asm volatile(
+          "{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+          : "=r"(done) : "r"(bar) : "memory");
+    } while (!done);
     float total = 0.f;
 #pragma unroll
-    for (int c = 0; c < kCluster; ++c) total += load_cluster_shared(&partial, unsigned(c));
-    cluster_sync();  // no CTA exits (releasing `partial`) while another still reads it
+    for (int c = 0; c < kCluster; ++c) total += s.partial[c];
     return total;
   }
 }

@@ -109,7 +109,10 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
 #pragma unroll
     for (int it = 0; it < kItems; ++it) load_weight(it);
   }
-  if constexpr (kStaged) {  // before the PDL wait: the barriers do not depend on the previous kernel
+  // Before the PDL wait: the barriers do not depend on the previous kernel.
+  __shared__ ClusterSlots<kCluster> cluster_slots;
+  cluster_prepare<kCluster>(cluster_slots);
+  if constexpr (kStaged) {
     if (threadIdx.x == 0) {
 #pragma unroll
       for (int i = 0; i < kRows * kStages; ++i) mbarrier_init(staged_bar + i);
@@ -233,7 +236,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
     }
   }
   ss = row_sum<kGroup, kRows>(ss, red);
-  ss = cluster_sum<kCluster>(ss);
+  ss = cluster_sum<kCluster>(ss, cluster_slots);
 
   const float ms = div_rn(ss, float(Cfg::kHidden));
   const float rstd = rsqrt_approx(add_rn(ms, p.eps));
