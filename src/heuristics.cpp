@@ -76,22 +76,28 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Rows of more than 2048 vectors (1024 threads x 2) are split over a cluster on sm_90+, into
   // the fewest CTAs (at most 8) that bring each CTA's share to 2048 vectors or below: a
   // 2048-vector row in one CTA ran at 94-97 % of copy (hidden 16384, 32768 rows, H200).
-  // A few rows (<= kFewRowsMax) of 2048-4096 vectors for the fused add, 4096 for rmsnorm, go
-  // into 512-vector shares instead, so that more SMs move each row. H200, bf16, median us,
-  // default / this, isolated with the L2 cleared at 1, 8, 32 rows, then per launch in a CUDA
-  // graph with PDL: fused add 16384 (4 CTAs) 5.76/5.25, 6.05/5.38, 6.27/6.18, graph 2.643/1.947
-  // (1 row), 2.869/2.651 (32), but 6.75/7.10 at 64 rows; fused add 32768 (8 CTAs) 6.91/5.47,
-  // 7.01/5.63, 7.74/7.49; rmsnorm 32768 (8 CTAs) 6.18/5.50, 6.40/5.73, 7.04/6.82, slower from 128
-  // rows. rmsnorm 16384 in 4-8 CTAs gained nothing isolated (5.44/5.63 at 32 rows). A cluster
-  // launch costs ~0.5 us more in a graph (1 x 2048: 0.961/1.478), so narrower rows stay whole
-  // (session 6, docs/results/h200-2026-11-30-s6/wide-few-ab.txt, latency-cluster.txt).
+  // A few rows (<= kFewRowsMax) of 512-4096 vectors go into clusters of at least 4 CTAs with
+  // shares of at most 512 vectors, so that more SMs move each row. Since the CTAs exchange
+  // their sums by one push each (reduce.cuh: cluster_sum), a cluster costs a CUDA graph node
+  // little: H200, bf16, us per launch in a graph of 100 with PDL at 1 / 8 / 32 rows, default
+  // of then / 4-CTA cluster, same run: rmsnorm 4096 1.106/1.063, 1.130/1.090, 1.172/1.152;
+  // rmsnorm 8192 (then 2 CTAs sharing the row, split) 1.266/1.100, 1.308/1.132, 1.378/1.304;
+  // rmsnorm 16384 1.869/1.269, 1.925/1.344, 2.011/1.718; fused add 4096 1.413/1.109,
+  // 1.452/1.134, 1.479/1.268; fused add 8192 1.736/1.149, 1.798/1.185, 1.839/1.633. Isolated
+  // with the L2 cleared, median us: fused add 8192 5.09/4.67, 4.99/4.74, 5.09/4.90; rmsnorm
+  // 16384 5.18/4.77, 5.22/4.80, 5.47/5.28; the others within +-0.15. 2-CTA clusters gained less
+  // in graphs; rows of 256 vectors (hidden 2048) lost (0.995/1.071 at 1 row, rmsnorm), and at
+  // 128 rows every cluster lost (rmsnorm 128 x 8192 1.868/2.444). With the two-barrier exchange
+  // before it, a cluster launch had cost ~0.5 us more per graph node (1 x 2048: 0.961/1.478),
+  // so only rows of >= 2048 vectors were spread then (session 11, docs/results/
+  // h200-2026-11-30-s11/few-rows-clusters.txt, latency-clusters.txt; session 6, wide-few-ab.txt).
   const std::int64_t row_vectors = p.hidden / c.vec;
   c.cluster = 1;
   if (arch.cc >= 90) {
-    const bool spread = p.rows <= kFewRowsMax && row_vectors <= 8 * 512 &&
-                        (info.residual ? row_vectors >= 2048 : row_vectors > 2048);
+    const bool spread = p.rows <= kFewRowsMax && row_vectors >= 512 && row_vectors <= 8 * 512;
     const std::int64_t share = spread ? 512 : 2048;
-    while (c.cluster < kMaxCluster && row_vectors / c.cluster > share &&
+    const int fewest = spread ? 4 : 1;
+    while (c.cluster < kMaxCluster && (c.cluster < fewest || row_vectors / c.cluster > share) &&
            p.hidden % (c.vec * c.cluster * 2) == 0)
       c.cluster *= 2;
   }
@@ -217,7 +223,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // threads, fused add 68.67/73.50 on 1024) (session 9, docs/results/h200-2026-11-30-s9/
     // wide-staged.txt). The copies need 16-byte vectors; narrower ones keep the layouts above.
     // So do rows whose shares are not whole items of 512 threads, and fp32 rows of 262144 for
-    // the fused add (its 8 shares would need 256 KiB each).
+    // the fused add (its 8 shares would need 256 KiB each). With the one-push cluster exchange
+    // (session 11, exchange-pull.txt / exchange-push-1.txt): rmsnorm 75.62/72.64 (65536),
+    // 149.63/134.94 (131072), 307.62/291.97 (262144); fused add 148.61/136.70, 304.29/289.60,
+    // 688.32/653.66. Register shares on clusters still lost at 32768 (few-rows-clusters.txt:
+    // rmsnorm 1024 rows 36.29 default, 36.13 on 4 CTAs of 256, 39.78 on 2 of 512).
     const std::int64_t share = info.residual ? 2048 : 4096;
     KernelConfig staged = c;
     staged.cluster = 1;  // the largest power of two up to 8 that leaves shares of >= `share`

@@ -160,6 +160,7 @@ std::vector<KernelConfig> configs_for(Op op) {
         for (int residency : {0, 2}) {
           ConfigOverride o;
           o.split = n;
+          o.cluster = 1;  // a few rows of 8192 go over a cluster by default on sm_90+
           o.threads_per_row = 128;
           o.residency = residency;
           const KernelConfig c = forced(8192, cc, o);

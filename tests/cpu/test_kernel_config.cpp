@@ -381,9 +381,12 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   // Few rows of 1024 vectors: 4 items on 256 threads; many: 2 items on 512, re-read.
   CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 256);
   CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 512);
-  // Rows of 512 vectors: 2 items on 256 threads for a few, 4 on 128 up to the re-read.
+  // Rows of 512 vectors: a 4-CTA cluster of 64 threads for a few, 4 items on 128 threads up to
+  // the re-read.
   p.hidden = 4096;
-  CHECK(pick(kFewRowsMax).threads_per_row == 256);
+  CHECK(pick(kFewRowsMax).cluster == 4);
+  CHECK(pick(kFewRowsMax).threads_per_row == 64);
+  CHECK(pick(kFewRowsMax + 1).cluster == 1);
   CHECK(pick(kFewRowsMax + 1).threads_per_row == 128);
   CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 128);
   CHECK(pick(kBulkRowsRmsnorm - 1).residency == 0);
@@ -544,7 +547,7 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
   }
 }
 
-TEST_CASE("a few rows of 2048-4096 vectors go over 4-8-CTA clusters in 512-vector shares", "[config][heuristics]") {
+TEST_CASE("a few rows of 512-4096 vectors go over clusters of >= 4 CTAs in shares of <= 512 vectors", "[config][heuristics]") {
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, int cc = 90) {
     p.op = op;
@@ -556,38 +559,49 @@ TEST_CASE("a few rows of 2048-4096 vectors go over 4-8-CTA clusters in 512-vecto
     Op op;
     std::int64_t hidden;
     int cluster;       // at <= kFewRowsMax rows
+    int threads;       // 2 items a thread
     int many_cluster;  // just above
   };
-  for (const Want& w : {Want{Op::fused_add_rmsnorm, 16384, 4, 1}, Want{Op::fused_add_rmsnorm, 32768, 8, 2},
-                        Want{Op::rmsnorm, 32768, 8, 2}, Want{Op::gemma_fused_add_rmsnorm, 16384, 4, 1}}) {
+  for (const Want& w : {Want{Op::fused_add_rmsnorm, 4096, 4, 64, 1}, Want{Op::fused_add_rmsnorm, 8192, 4, 128, 1},
+                        Want{Op::fused_add_rmsnorm, 16384, 4, 256, 1}, Want{Op::fused_add_rmsnorm, 32768, 8, 256, 2},
+                        Want{Op::rmsnorm, 4096, 4, 64, 1}, Want{Op::rmsnorm, 8192, 4, 128, 1},
+                        Want{Op::rmsnorm, 16384, 4, 256, 1}, Want{Op::rmsnorm, 32768, 8, 256, 2},
+                        Want{Op::gemma_fused_add_rmsnorm, 16384, 4, 256, 1}, Want{Op::gemma_rmsnorm, 8192, 4, 128, 1}}) {
     for (std::int64_t rows : {std::int64_t(1), kFewRowsMax}) {
       const KernelConfig c = pick(w.op, w.hidden, rows);
       INFO(slug(c));
       CHECK(c.cluster == w.cluster);
-      CHECK(c.threads_per_row == 256);
-      CHECK(c.min_blocks == 4);
+      CHECK(c.threads_per_row == w.threads);
+      CHECK(c.rows_per_block == 1);
+      CHECK(c.split == 1);
+      CHECK(c.min_blocks == 1024 / w.threads);
       CHECK(c.residency == 0);
       CHECK(c.loads == 0);
       CHECK(pick(w.op, w.hidden, rows, 80).cluster == 1);  // no clusters before sm_90
     }
     CHECK(pick(w.op, w.hidden, kFewRowsMax + 1).cluster == w.many_cluster);
   }
-  // Not rmsnorm's 2048-vector rows (no gain measured), nor rows wider than 4096 vectors.
-  CHECK(pick(Op::rmsnorm, 16384, 1).cluster == 1);
+  // Not rows of 256 vectors (they lost in graphs), nor rows wider than 4096 vectors.
+  CHECK(pick(Op::rmsnorm, 2048, 1).cluster == 1);
+  CHECK(pick(Op::fused_add_rmsnorm, 2048, 1).cluster == 1);
   CHECK(pick(Op::rmsnorm, 65536, 1).cluster == 4);
   CHECK(pick(Op::fused_add_rmsnorm, 65536, 1).cluster == 4);
-  CHECK(pick(Op::fused_add_rmsnorm, 8192, 1).cluster == 1);
+  // fp32 rows of 2048 have 512 vectors of 4.
+  p.dtype = p.weight_dtype = DType::f32;
+  CHECK(pick(Op::rmsnorm, 2048, 1).cluster == 4);
 }
 
-TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs", "[config][heuristics]") {
+TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs (sm_80)", "[config][heuristics]") {
   ProblemSpec p;
   p.op = Op::rmsnorm;
   p.hidden = 8192;
+  // sm_90+ puts these rows on a 4-CTA cluster instead (the test above).
   auto pick = [&](std::int64_t rows, bool aliased) {
     p.rows = rows;
     p.out_aliases_input = aliased;
-    return choose_config(p, 0, Arch{90});
+    return choose_config(p, 0, Arch{80});
   };
+  CHECK(choose_config(p, 0, Arch{90}).split == 1);
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     p.op = op;
     for (std::int64_t rows : {std::int64_t(1), kFewRowsMax}) {
@@ -637,7 +651,8 @@ TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs
   p.op = Op::rmsnorm;
   o.cluster = 2;
   set_config_override(&o);
-  CHECK_THROWS_WITH(pick(1, false), Catch::Contains("split 2 with cluster 2"));
+  p.out_aliases_input = false;
+  CHECK_THROWS_WITH(choose_config(p, 0, Arch{90}), Catch::Contains("split 2 with cluster 2"));
   set_config_override(nullptr);
 }
 
@@ -706,7 +721,8 @@ TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[con
     REQUIRE(c.cluster > 1);
     CHECK(c.min_blocks == (c.block_threads() <= 512 ? 1024 / c.block_threads() : 0));
   }
-  p.hidden = 16384;  // one CTA per row: no floor
+  p.hidden = 16384;  // one CTA per row (more than a few rows): no floor
+  p.rows = kFewRowsMax + 1;
   CHECK(choose_rms_norm(p, 0, Arch{90}).min_blocks == 0);
 }
 
