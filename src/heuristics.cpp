@@ -91,11 +91,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // before it, a cluster launch had cost ~0.5 us more per graph node (1 x 2048: 0.961/1.478),
   // so only rows of >= 2048 vectors were spread then (session 11, docs/results/
   // h200-2026-11-30-s11/few-rows-clusters.txt, latency-clusters.txt; session 6, wide-few-ab.txt).
+  // Up to kTinyRowsMax rows the shares are 256 vectors, which puts rows of 2048 on 8 CTAs: per
+  // graph launch, 4 / 8 CTAs, 1 and 8 rows: rmsnorm 16384 1.264/1.114, 1.335/1.190; fused add
+  // 16384 1.390/1.304, 1.469/1.301; isolated within +-0.07 us. At 32 rows 8-CTA clusters lost
+  // (rmsnorm 16384 1.720/1.981), and rows of 512-1024 vectors gained nothing from 8 (rmsnorm
+  // 8192 1.078/1.074, 4096 1.045/1.063) (latency-c8.txt against the suite's latency.txt).
   const std::int64_t row_vectors = p.hidden / c.vec;
   c.cluster = 1;
   if (arch.cc >= 90) {
     const bool spread = p.rows <= kFewRowsMax && row_vectors >= 512 && row_vectors <= 8 * 512;
-    const std::int64_t share = spread ? 512 : 2048;
+    const std::int64_t share = !spread ? 2048 : p.rows <= kTinyRowsMax ? 256 : 512;
     const int fewest = spread ? 4 : 1;
     while (c.cluster < kMaxCluster && (c.cluster < fewest || row_vectors / c.cluster > share) &&
            p.hidden % (c.vec * c.cluster * 2) == 0)

@@ -13,8 +13,11 @@ constexpr int kMaxCluster = 8;
 // Most CTAs that may share a row without a cluster (KernelConfig::split).
 constexpr int kMaxSplit = 8;
 // Most rows of a call whose rows are spread over more SMs than one per row (choose_rms_norm:
-// hidden-8192 rmsnorm rows shared by two CTAs, 2048-4096-vector rows over 4-8-CTA clusters).
+// rows of 512-4096 vectors over 4-8-CTA clusters on sm_90+, hidden-8192 rmsnorm rows shared by
+// two CTAs before).
 constexpr std::int64_t kFewRowsMax = 32;
+// Most rows whose cluster shares are 256 vectors rather than 512 (choose_rms_norm).
+constexpr std::int64_t kTinyRowsMax = 8;
 // Row count from which rmsnorm rows of 2048 vectors (hidden 16384, 16-bit) sit on 256 threads
 // with the weight loaded after the reduction, until kBulkRowsRmsnorm (choose_rms_norm).
 constexpr std::int64_t kLateWeightRows = 1024;
@@ -26,11 +29,12 @@ constexpr std::int64_t kBulkRowsRmsnorm = 8192;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
-// changes only at kFewRowsMax + 1, kLateWeightRows, kKeepOutRows and the thresholds below, which
+// changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kLateWeightRows, kKeepOutRows and the thresholds below, which
 // are all >= 8192 except kBulkRowsWide (512); rows of more than 2048 vectors, the only ones that
 // switch there, do not switch at kLateWeightRows or kKeepOutRows, so kLateWeightRows stands for
 // their many-rows kernel. A CPU test checks that any row count's kernel is one of these.
-constexpr std::int64_t kRowClasses[] = {1, kFewRowsMax + 1, kLateWeightRows, kKeepOutRows, std::int64_t(1) << 40};
+constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kLateWeightRows, kKeepOutRows,
+                                         std::int64_t(1) << 40};
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;

@@ -74,7 +74,14 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   // Residency and occupancy floor follow an overridden shape, and the heuristic's split (made for
   // the heuristic's shape) is dropped; with the heuristic's shape they stay the heuristic's (which
   // may depend on the row count), unless overridden themselves.
-  const bool reshaped = o->vec || o->cluster || o->threads_per_row || o->rows_per_block;
+  // A forced split takes the place of the heuristic's cluster (a row is shared one way or the
+  // other), which then reshapes the CTA as a forced cluster of 1 would.
+  const bool split_for_cluster = o->split > 1 && !o->cluster && c.cluster > 1;
+  const bool reshaped = o->vec || o->cluster || o->threads_per_row || o->rows_per_block || split_for_cluster;
+  if (split_for_cluster) {
+    c.cluster = 1;
+    if (!o->threads_per_row) c.threads_per_row = threads_for(c.hidden / c.vec);
+  }
   if (o->split) {
     const int n = o->split;
     if (n < 1 || n > kMaxSplit || (n & (n - 1)))

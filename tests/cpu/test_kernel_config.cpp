@@ -547,7 +547,7 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
   }
 }
 
-TEST_CASE("a few rows of 512-4096 vectors go over clusters of >= 4 CTAs in shares of <= 512 vectors", "[config][heuristics]") {
+TEST_CASE("a few rows of 512-4096 vectors go over clusters of >= 4 CTAs in shares of <= 512 (<= 256) vectors", "[config][heuristics]") {
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, int cc = 90) {
     p.op = op;
@@ -558,23 +558,25 @@ TEST_CASE("a few rows of 512-4096 vectors go over clusters of >= 4 CTAs in share
   struct Want {
     Op op;
     std::int64_t hidden;
-    int cluster;       // at <= kFewRowsMax rows
-    int threads;       // 2 items a thread
-    int many_cluster;  // just above
+    int tiny_cluster, tiny_threads;  // at <= kTinyRowsMax rows (2 items a thread)
+    int cluster, threads;            // at <= kFewRowsMax rows
+    int many_cluster;                // just above
   };
-  for (const Want& w : {Want{Op::fused_add_rmsnorm, 4096, 4, 64, 1}, Want{Op::fused_add_rmsnorm, 8192, 4, 128, 1},
-                        Want{Op::fused_add_rmsnorm, 16384, 4, 256, 1}, Want{Op::fused_add_rmsnorm, 32768, 8, 256, 2},
-                        Want{Op::rmsnorm, 4096, 4, 64, 1}, Want{Op::rmsnorm, 8192, 4, 128, 1},
-                        Want{Op::rmsnorm, 16384, 4, 256, 1}, Want{Op::rmsnorm, 32768, 8, 256, 2},
-                        Want{Op::gemma_fused_add_rmsnorm, 16384, 4, 256, 1}, Want{Op::gemma_rmsnorm, 8192, 4, 128, 1}}) {
-    for (std::int64_t rows : {std::int64_t(1), kFewRowsMax}) {
+  for (const Want& w : {Want{Op::fused_add_rmsnorm, 4096, 4, 64, 4, 64, 1}, Want{Op::fused_add_rmsnorm, 8192, 4, 128, 4, 128, 1},
+                        Want{Op::fused_add_rmsnorm, 16384, 8, 128, 4, 256, 1}, Want{Op::fused_add_rmsnorm, 32768, 8, 256, 8, 256, 2},
+                        Want{Op::rmsnorm, 4096, 4, 64, 4, 64, 1}, Want{Op::rmsnorm, 8192, 4, 128, 4, 128, 1},
+                        Want{Op::rmsnorm, 16384, 8, 128, 4, 256, 1}, Want{Op::rmsnorm, 32768, 8, 256, 8, 256, 2},
+                        Want{Op::gemma_fused_add_rmsnorm, 16384, 8, 128, 4, 256, 1},
+                        Want{Op::gemma_rmsnorm, 8192, 4, 128, 4, 128, 1}}) {
+    for (std::int64_t rows : {std::int64_t(1), kTinyRowsMax, kTinyRowsMax + 1, kFewRowsMax}) {
       const KernelConfig c = pick(w.op, w.hidden, rows);
+      const bool tiny = rows <= kTinyRowsMax;
       INFO(slug(c));
-      CHECK(c.cluster == w.cluster);
-      CHECK(c.threads_per_row == w.threads);
+      CHECK(c.cluster == (tiny ? w.tiny_cluster : w.cluster));
+      CHECK(c.threads_per_row == (tiny ? w.tiny_threads : w.threads));
       CHECK(c.rows_per_block == 1);
       CHECK(c.split == 1);
-      CHECK(c.min_blocks == 1024 / w.threads);
+      CHECK(c.min_blocks == 1024 / c.threads_per_row);
       CHECK(c.residency == 0);
       CHECK(c.loads == 0);
       CHECK(pick(w.op, w.hidden, rows, 80).cluster == 1);  // no clusters before sm_90
@@ -653,6 +655,33 @@ TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs
   set_config_override(&o);
   p.out_aliases_input = false;
   CHECK_THROWS_WITH(choose_config(p, 0, Arch{90}), Catch::Contains("split 2 with cluster 2"));
+  // A split alone replaces the heuristic's cluster (sm_90+ puts these rows on 4 CTAs).
+  o = ConfigOverride{};
+  o.split = 2;
+  set_config_override(&o);
+  const KernelConfig c90 = choose_config(p, 0, Arch{90});
+  CHECK(c90.cluster == 1);
+  CHECK(c90.split == 2);
+  CHECK(c90.threads_per_row == 512);
+  CHECK(c90.min_blocks == 0);
+  // The GPU test's forced splits (tests/gpu: split x residency on 128 threads) at every row count.
+  for (int n : {2, 4, 8}) {
+    for (int residency : {0, 1, 2}) {
+      o = ConfigOverride{};
+      o.split = n;
+      o.threads_per_row = 128;
+      o.residency = residency;
+      set_config_override(&o);
+      for (std::int64_t h : {8192, 16384}) {
+        for (std::int64_t rows : {1, 5, 200}) {
+          p.hidden = h;
+          p.rows = rows;
+          INFO("split " << n << " residency " << residency << " hidden " << h << " rows " << rows);
+          CHECK_NOTHROW(choose_config(p, 0, Arch{90}));
+        }
+      }
+    }
+  }
   set_config_override(nullptr);
 }
 
