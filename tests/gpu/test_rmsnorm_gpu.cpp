@@ -325,6 +325,9 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::gemma_fused_add_rmsnorm, 16384, kFew},
                            Switch{Op::fused_add_rmsnorm, 32768, kFew},
                            Switch{Op::rmsnorm, 32768, kFew},
+                           Switch{Op::rmsnorm, 16384, normjit::detail::kTinyRowsMax + 1},
+                           Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kTinyRowsMax + 1},
+                           Switch{Op::fused_add_rmsnorm, 4096, kFew},
                            Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::rmsnorm, 4096, kFew},
                            Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
@@ -348,7 +351,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
       c.form = fused ? OutForm::InPlace : OutForm::Separate;
       INFO(c.describe());
       CHECK(run_rms_case(c, rng) == "");
-      if (!fused) {  // written in place, a few rows keep one CTA per row
+      if (!fused) {  // written in place too
         c.form = OutForm::InPlace;
         INFO(c.describe());
         CHECK(run_rms_case(c, rng) == "");
