@@ -45,8 +45,11 @@ __device__ __forceinline__ float row_sum(float v, float* smem) {
 // shared memory; a pull (publish, cluster barrier, read the others, cluster barrier so that no
 // CTA leaves while another still reads it) took two barriers on every CTA's critical path, and
 // a patched copy without any exchange ran 4-11 % faster at 1024 rows of 65536-262144 (H200,
-// session 11, docs/benchmarks.md). A CTA may leave once its barrier completes: every write into
-// its shared memory has landed then, and it reads no other CTA's.
+// session 11, docs/benchmarks.md). A block may not exit while its own distributed-shared-memory
+// operations are in flight (CUDA programming guide, distributed shared memory), and a pusher
+// cannot see its pushes land; every CTA's barrier having completed says they have. So each CTA
+// arrives on the cluster barrier once its values are in, and waits on it only as it leaves
+// (cluster_finish), after its second pass, by when the others have long arrived.
 template <int kCluster> struct ClusterSlots {
   float partial[kCluster];  // partial[c]: the sum of cluster rank c
   u64 bar;                  // completes when all kCluster values are in
@@ -79,7 +82,7 @@ template <int kCluster> __device__ __forceinline__ void cluster_prepare(ClusterS
 
 // Sum of each CTA's `v` (the same value in every thread of a CTA) over the cluster, added in rank
 // order so every CTA gets the same, run-to-run deterministic total. Every thread of every CTA
-// calls it once, after cluster_prepare.
+// calls it once, after cluster_prepare and before cluster_finish.
 template <int kCluster> __device__ __forceinline__ float cluster_sum(float v, ClusterSlots<kCluster>& s) {
   if constexpr (kCluster == 1) {
     return v;
@@ -102,11 +105,18 @@ template <int kCluster> __device__ __forceinline__ float cluster_sum(float v, Cl
           "{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
           : "=r"(done) : "r"(bar) : "memory");
     } while (!done);
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");  // my values are in
     float total = 0.f;
 #pragma unroll
     for (int c = 0; c < kCluster; ++c) total += s.partial[c];
     return total;
   }
+}
+
+// Every thread of every CTA, last thing before the kernel ends (after cluster_sum): waits until
+// every CTA of the cluster has its values, so no push of this CTA is still in flight.
+template <int kCluster> __device__ __forceinline__ void cluster_finish() {
+  if constexpr (kCluster > 1) asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
 }
 
 }  // namespace normjit

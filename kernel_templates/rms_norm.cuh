@@ -266,6 +266,7 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   }
 
   if (!(p.flags & kFlagEarlyTrigger)) pdl_launch_dependents<Cfg::kPdl>();
+  cluster_finish<kCluster>();
 }
 
 }  // namespace normjit
