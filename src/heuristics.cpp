@@ -136,7 +136,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads.
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
-  // A few rows of 1024 vectors (hidden 8192) written out of place: two CTAs share each row, each
+  // Without a cluster (sm_80; sm_90+ takes the 4-CTA cluster above), a few rows of 1024 vectors
+  // (hidden 8192) written out of place: two CTAs share each row, each
   // reading the whole row (the second read hits L2) and writing half of it, so twice the SMs
   // move the weight and the output. In a CUDA graph with PDL (L2-hot data), H200, bf16, us per
   // launch, t256 alone / t256 split 2, same run: 1.391/1.240 (1 row), 1.473/1.321 (8),
