@@ -510,7 +510,7 @@ int run_latency(const std::string& config) {
   } catch (const ValidationError& e) {
     misfit = e.what();
   }
-  double cold_ms = 0, disk_ms = 0, hot_ms = 0, raw_us = 0, api_us = 0, g_pdl = 0, g_nopdl = 0;
+  double cold_ms = 0, disk_ms = 0, hot_ms = 0, g_pdl = 0, g_nopdl = 0;
   auto timed_call = [&] {
     const auto t0 = Clock::now();
     rmsnorm(args, o);
@@ -519,22 +519,33 @@ int run_latency(const std::string& config) {
   };
 
   // Host cost per call, timed over enqueue-only batches (synchronizing between batches so the
-  // launch queue never fills and blocks the host). The two candidates alternate batch by batch,
-  // so that clock or cache drift during the run weighs on both alike.
-  auto host_us = [&](auto&& launch_a, auto&& launch_b) {
-    std::vector<double> per_a, per_b;
-    auto batch = [&](auto&& launch, std::vector<double>* per) {
-      const auto t0 = Clock::now();
-      for (int i = 0; i < 500; ++i) launch();
-      per->push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / 500);
-      check(d.cuStreamSynchronize(s), "sync");
-    };
-    for (int b = 0; b < 40; ++b) {
-      batch(launch_a, &per_a);
-      batch(launch_b, &per_b);
-    }
-    return std::make_pair(median(per_a), median(per_b));
+  // launch queue never fills and blocks the host). The candidates run in quartets of batches
+  // a b b a, so that a drift of clock or caches that is linear over a quartet cancels in its
+  // difference; the overhead is the median over quartets of b - a, printed with its p10-p90.
+  // (Medians of the two series taken apart, 40 alternating batches each, moved by up to 0.5 us
+  // between three runs on one H200 host in session 11.)
+  struct HostCost {
+    double a_us, b_us, diff_us, diff_p10, diff_p90;
   };
+  auto host_us = [&](auto&& launch_a, auto&& launch_b) {
+    auto batch = [&](auto&& launch) {
+      constexpr int kCalls = 250;
+      const auto t0 = Clock::now();
+      for (int i = 0; i < kCalls; ++i) launch();
+      const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / kCalls;
+      check(d.cuStreamSynchronize(s), "sync");
+      return us;
+    };
+    std::vector<double> per_a, per_b, diff;
+    for (int q = 0; q < 60; ++q) {
+      const double a1 = batch(launch_a), b1 = batch(launch_b), b2 = batch(launch_b), a2 = batch(launch_a);
+      per_a.push_back((a1 + a2) / 2);
+      per_b.push_back((b1 + b2) / 2);
+      diff.push_back((b1 + b2 - a1 - a2) / 2);
+    }
+    return HostCost{median(per_a), median(per_b), median(diff), pct(diff, 0.1), pct(diff, 0.9)};
+  };
+  HostCost host{};
   if (misfit.empty()) {
     cold_ms = timed_call();
     reset_memory_cache();
@@ -552,7 +563,7 @@ int run_latency(const std::string& config) {
     // The launch the library makes for this call (launch.cpp), without the library around it.
     detail::LaunchArgs la;
     detail::prepare_launch(cfg, p, detail::uses_pdl(o, cfg.arch), detail::Runtime::get().sm_count(0), s, &la);
-    std::tie(raw_us, api_us) = host_us(
+    host = host_us(
         [&] {
           check(d.cuLaunchKernelEx(&la.config, reinterpret_cast<CUfunction>(k.kernel), la.args, nullptr),
                 "launch");
@@ -625,8 +636,8 @@ int run_latency(const std::string& config) {
     fmt::print("  first call, warm disk cache (read + load + run):     {:8.2f} ms\n", disk_ms);
     fmt::print("  steady-state call + sync:                              {:8.3f} ms\n", hot_ms);
     fmt::print("  host cost per call: normjit::rmsnorm {:.3f} us, raw cuLaunchKernelEx {:.3f} us, "
-               "overhead {:.3f} us\n",
-               api_us, raw_us, api_us - raw_us);
+               "overhead {:.3f} us (p10-p90 over 60 a-b-b-a quartets: {:.3f} to {:.3f})\n",
+               host.b_us, host.a_us, host.diff_us, host.diff_p10, host.diff_p90);
     fmt::print("  CUDA graph of 100 launches: {:.3f} us per launch with PDL, {:.3f} us without\n",
                g_pdl, g_nopdl);
   } else {
