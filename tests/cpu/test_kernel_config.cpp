@@ -934,3 +934,59 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   rejects(sm, 90, "residency 4");
   p.hidden = 16384;
 }
+
+TEST_CASE("choose_config answers a repeated problem from its per-thread memo, and only then", "[config][heuristics]") {
+  // Problems that differ from the first in one field each (most change the heuristic's answer):
+  // the memo must not return the previous problem's config for any of them.
+  ProblemSpec base;
+  base.op = Op::rmsnorm;
+  base.hidden = 8192;
+  base.rows = 1;
+  std::vector<std::pair<ProblemSpec, int>> cases;  // (problem, max_vec)
+  cases.push_back({base, 8});
+  ProblemSpec p = base;
+  p.rows = kBulkRowsRmsnorm;  // re-read
+  cases.push_back({p, 8});
+  p = base;
+  p.op = Op::fused_add_rmsnorm;
+  cases.push_back({p, 8});
+  p = base;
+  p.dtype = p.weight_dtype = DType::f32;
+  cases.push_back({p, 4});
+  p = base;
+  p.weight_dtype = DType::f32;
+  cases.push_back({p, 8});
+  p = base;
+  p.hidden = 2048;
+  cases.push_back({p, 8});
+  p = base;
+  p.rank3 = true;
+  cases.push_back({p, 8});
+  cases.push_back({base, 2});  // narrower vectors (an unaligned tensor)
+  p = base;
+  p.static_weight = true;
+  p.hidden = 4096;
+  cases.push_back({p, 8});
+  p.static_weight = false;
+  cases.push_back({p, 8});
+  for (Arch arch : {Arch{90}, Arch{80}}) {
+    for (int round = 0; round < 2; ++round) {
+      for (const auto& [q, mv] : cases) {
+        const KernelConfig want = op_info(q.op).choose(q, mv, arch);
+        INFO(slug(want));
+        CHECK(choose_config(q, mv, arch) == want);
+        CHECK(choose_config(q, mv, arch) == want);  // the memo's answer
+      }
+    }
+  }
+  // An override is never answered from the memo, nor leaves its config in it.
+  CHECK(choose_config(base, 8, Arch{90}).threads_per_row != 1024);
+  ConfigOverride o;
+  o.threads_per_row = 1024;
+  set_config_override(&o);
+  CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 1024);
+  o.threads_per_row = 512;  // same override object, new contents
+  CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 512);
+  set_config_override(nullptr);
+  CHECK(choose_config(base, 8, Arch{90}) == op_info(base.op).choose(base, 8, Arch{90}));
+}
