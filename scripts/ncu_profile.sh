@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hardware counters of one normjit kernel, on the GPU machine: builds the CLI (scripts/gpu_build.sh)
 # and profiles the first timed call of `normjit bench` for one shape with Nsight Compute's
-# speed-of-light, memory, warp-state, scheduler, occupancy and launch sections.
+# speed-of-light, memory, warp-state, scheduler, occupancy and launch sections, and the breakdown of
+# L2 throughput by unit (lts__ltcfabric2ltc: the fabric between the H100/H200's two L2 halves).
 #   bash scripts/ncu_profile.sh --op rmsnorm --tokens 1024 --hidden 65536 [other bench options]
 # One op, one token count and one hidden size: ncu takes the 5th normjit launch of the process,
 # after the bench's check and its 3 warm-up calls. Clocks stay as they are (--clock-control none,
@@ -30,8 +31,9 @@ NORMJIT_CACHE_DIR=${NORMJIT_CACHE_DIR:-$(mktemp -d)} \
   ncu --clock-control none -k regex:normjit_entry -s 4 -c 1 \
   --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
   --section SchedulerStats --section Occupancy --section LaunchStats \
+  --metrics breakdown:lts__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_bytes.sum \
   "$build/normjit" bench --reps 3 "$@" >"$report" 2>&1
 rc=$?
-grep -E "normjit_entry|Duration|DRAM Throughput|L2 Cache Throughput|L2 Hit Rate|Achieved Occupancy|Registers Per|Waves Per SM|Warp Cycles Per Issued|ERR|rror" "$report"
+grep -E "normjit_entry|Duration|DRAM Throughput|L2 Cache Throughput|L2 Hit Rate|Achieved Occupancy|Registers Per|Waves Per SM|Warp Cycles Per Issued|ltcfabric|lts__t_bytes|ERR|rror" "$report"
 [ $rc -eq 0 ] || { tail -20 "$report"; echo "ncu failed (rc=$rc): $report" >&2; }
 exit $rc
