@@ -266,12 +266,20 @@ __device__ __forceinline__ void bulk_copy_to_shared(void* dst, const void* src, 
   }
 }
 // Waits until the barrier's phase `parity` has completed (its bytes are in shared memory).
+// kClusterScope: acquire at cluster scope, for bytes other CTAs of the cluster pushed (st.async).
+template <bool kClusterScope = false>
 __device__ __forceinline__ void mbarrier_wait(u64* bar, u32 parity) {
   const u32 a = smem_addr(bar);
   u32 done = 0;
   do {
-    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                 : "=r"(done) : "r"(a), "r"(parity) : "memory");
+    if constexpr (kClusterScope) {
+      asm volatile(
+          "{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+          : "=r"(done) : "r"(a), "r"(parity) : "memory");
+    } else {
+      asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                   : "=r"(done) : "r"(a), "r"(parity) : "memory");
+    }
   } while (!done);
 }
 

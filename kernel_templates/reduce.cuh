@@ -73,7 +73,7 @@ __device__ __forceinline__ u32 cluster_map(u32 local, u32 rank) {
 template <int kCluster> __device__ __forceinline__ void cluster_prepare(ClusterSlots<kCluster>& s) {
   if constexpr (kCluster > 1) {
     if (threadIdx.x == 0) {
-      asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" :: "r"(smem_addr(&s.bar)) : "memory");
+      mbarrier_init(&s.bar);
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
@@ -88,23 +88,16 @@ template <int kCluster> __device__ __forceinline__ float cluster_sum(float v, Cl
     return v;
   } else {
     asm volatile("barrier.cluster.wait.aligned;" ::: "memory");  // every CTA's barrier is ready
-    const u32 bar = smem_addr(&s.bar);
     if (threadIdx.x == 0) {
-      asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" :: "r"(bar), "r"(u32(4 * kCluster))
-                   : "memory");
-      const u32 slot = smem_addr(&s.partial[cluster_rank()]);
+      mbarrier_expect_bytes(&s.bar, u32(4 * kCluster));
+      const u32 slot = smem_addr(&s.partial[cluster_rank()]), bar = smem_addr(&s.bar);
 #pragma unroll
       for (u32 c = 0; c < u32(kCluster); ++c)
         asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
                      :: "r"(cluster_map(slot, c)), "r"(__float_as_uint(v)), "r"(cluster_map(bar, c))
                      : "memory");
     }
-    u32 done = 0;
-    do {
-      asm volatile(
-          "{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-          : "=r"(done) : "r"(bar) : "memory");
-    } while (!done);
+    mbarrier_wait</*kClusterScope=*/true>(&s.bar, 0);
     asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");  // my values are in
     float total = 0.f;
 #pragma unroll
