@@ -124,8 +124,9 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   }
   if (o->cluster) {
     const int n = o->cluster;
-    if (n < 1 || n > kMaxCluster || (n & (n - 1)))
-      bad(fmt::format("cluster {}: expected a power of two in 1..{}", n, kMaxCluster));
+    if (n < 1 || n > kMaxClusterNonPortable || (n & (n - 1)))
+      bad(fmt::format("cluster {}: expected a power of two in 1..{} (above {}: a non-portable cluster size)", n,
+                      kMaxClusterNonPortable, kMaxCluster));
     if (n > 1 && arch.cc < 90)
       bad(fmt::format("cluster {}: thread-block clusters need sm_90 or newer, the GPU is {}", n, arch.target()));
     if (c.hidden % (c.vec * n) != 0)

@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <future>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "cuda_driver.hpp"
+#include "heuristics.hpp"
 #include "log.hpp"
 #include "normjit/errors.hpp"
 #include "nvrtc_compiler.hpp"
@@ -100,11 +104,16 @@ std::unique_ptr<LoadedKernel> Runtime::load(const KernelConfig& c, CUstream stre
     d.cuLibraryUnload(k->library);
     check(r, "cuLibraryGetKernel");
   }
-  // A staged row's shared memory above the default 48 KiB needs the opt-in, on every device of
-  // the kernel's architecture (a library's kernel serves every device of the process).
-  if (const std::int64_t smem = staged_smem_bytes(c); smem > 48 * 1024) {
+  // Opt-ins a kernel needs on every device of its architecture (a library's kernel serves every
+  // device of the process): a staged row's shared memory above the default 48 KiB, and a cluster
+  // above the portable size.
+  std::vector<std::pair<CUfunction_attribute, int>> opt_ins;
+  if (const std::int64_t smem = staged_smem_bytes(c); smem > 48 * 1024)
+    opt_ins.emplace_back(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(smem));
+  if (c.cluster > kMaxCluster) opt_ins.emplace_back(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+  if (!opt_ins.empty()) {
     int devices = 0;
-    const char* call = "cuDeviceGetCount";  // named in the error if it fails
+    std::string call = "cuDeviceGetCount";  // named in the error if it fails
     CUresult a = d.cuDeviceGetCount(&devices);
     for (int i = 0; a == CUDA_SUCCESS && i < devices && i < kMaxDevices; ++i) {
       try {
@@ -112,13 +121,17 @@ std::unique_ptr<LoadedKernel> Runtime::load(const KernelConfig& c, CUstream stre
       } catch (const ValidationError&) {
         continue;  // a device normjit does not run on
       }
-      call = "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)";
-      a = d.cuKernelSetAttribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(smem), k->kernel,
-                                 device_handle(i));
+      for (const auto& [attr, value] : opt_ins) {
+        call = attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+                   ? "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"
+                   : "cuKernelSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)";
+        a = d.cuKernelSetAttribute(attr, value, k->kernel, device_handle(i));
+        if (a != CUDA_SUCCESS) break;
+      }
     }
     if (a != CUDA_SUCCESS) {
       d.cuLibraryUnload(k->library);
-      check(a, call);
+      check(a, call.c_str());
     }
   }
   return k;

@@ -136,6 +136,53 @@ std::vector<double> time_samples(CUstream s, L2Flush& flush, int reps, Fn&& fn, 
   return us;
 }
 
+// A plain copy kernel launched like a decode-size norm (PDL wait and trigger at start, one
+// 16-byte vector per thread, one wave): the per-launch time of moving a norm's activation bytes
+// through a CUDA graph, with no reduction between the load and the store. `bench --latency`
+// prints it beside each decode size as the reference a norm kernel cannot beat by much.
+class PdlCopy {
+ public:
+  PdlCopy() {
+    const char* src = R"(
+extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uint4* dst, unsigned n) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) dst[i] = src[i];
+})";
+    const detail::Binary b = detail::compile_source(src, "pdl_copy.cu", detail::Runtime::get().device_arch(0));
+    check(driver().cuLibraryLoadData(&lib_, b.bytes.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+          "cuLibraryLoadData");
+    check(driver().cuLibraryGetKernel(&k_, lib_, "pdl_copy"), "cuLibraryGetKernel");
+  }
+  ~PdlCopy() { driver().cuLibraryUnload(lib_); }
+  PdlCopy(const PdlCopy&) = delete;
+  PdlCopy& operator=(const PdlCopy&) = delete;
+  // Copies `bytes` (a multiple of 16) from src to dst on s.
+  void operator()(CUdeviceptr src, CUdeviceptr dst, size_t bytes, bool pdl, CUstream s) const {
+    unsigned n = unsigned(bytes / 16);
+    void* args[] = {&src, &dst, &n};
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig lc{};
+    const int sms = detail::Runtime::get().sm_count(0);
+    lc.gridDimX = std::max(1u, std::min((n + 255) / 256, unsigned(sms) * 8));
+    lc.gridDimY = lc.gridDimZ = 1;
+    lc.blockDimX = 256;
+    lc.blockDimY = lc.blockDimZ = 1;
+    lc.hStream = s;
+    lc.attrs = &attr;
+    lc.numAttrs = pdl ? 1 : 0;
+    check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k_), args, nullptr), "pdl_copy");
+  }
+
+ private:
+  CUlibrary lib_ = nullptr;
+  CUkernel k_ = nullptr;
+};
+
 double copy_bandwidth(CUstream s, L2Flush& flush) {
   const size_t bytes = size_t(1) << 30;
   Buffer a(bytes), b(bytes);
@@ -575,20 +622,9 @@ int run_latency(const std::string& config) {
   // over the decode sizes (issue 4 target 3: tokens <= 128, hidden <= 8192). The fused add
   // updates its tensors in place; rmsnorm writes a separate output, as serving engines call it.
   L2Flush flush;
-  auto graph_us = [&](Op op, std::int64_t rows, std::int64_t hidden, bool pdl, bool static_weight = false) {
-    Buffer gx(size_t(rows * hidden * 2)), gr(size_t(rows * hidden * 2)), gw(size_t(hidden * 2));
-    for (const Buffer* b : {&gx, &gr, &gw}) check(d.cuMemsetD8(b->p, 0x3c, b->bytes), "memset");
-    const TensorView tx = make_tensor(gx.get(), DType::bf16, {rows, hidden});
-    const TensorView tr = make_tensor(gr.get(), DType::bf16, {rows, hidden});
-    const TensorView tw = make_tensor(gw.get(), DType::bf16, {hidden});
-    LaunchOptions go = o;
-    go.enable_pdl = pdl;
-    go.static_weight = static_weight;
-    auto one = [&] {
-      if (op == Op::rmsnorm) rmsnorm(RmsnormArgs{tx, tw, 1e-6, tr}, go);
-      else fused_add_rmsnorm(FusedAddRmsnormArgs{tx, tr, tw, 1e-6}, go);
-    };
-    one();  // compile/load outside the capture
+  // Device time per launch of `one` (launched once outside the capture, to compile and load).
+  auto per_graph_launch = [&](auto&& one) {
+    one();
     check(d.cuStreamSynchronize(s), "sync");
     CUgraph g = nullptr;
     CUgraphExec ge = nullptr;
@@ -602,6 +638,30 @@ int run_latency(const std::string& config) {
     d.cuGraphDestroy(g);
     return median(us) / 100.0;
   };
+  auto graph_us = [&](Op op, std::int64_t rows, std::int64_t hidden, bool pdl, bool static_weight = false) {
+    Buffer gx(size_t(rows * hidden * 2)), gr(size_t(rows * hidden * 2)), gw(size_t(hidden * 2));
+    for (const Buffer* b : {&gx, &gr, &gw}) check(d.cuMemsetD8(b->p, 0x3c, b->bytes), "memset");
+    const TensorView tx = make_tensor(gx.get(), DType::bf16, {rows, hidden});
+    const TensorView tr = make_tensor(gr.get(), DType::bf16, {rows, hidden});
+    const TensorView tw = make_tensor(gw.get(), DType::bf16, {hidden});
+    LaunchOptions go = o;
+    go.enable_pdl = pdl;
+    go.static_weight = static_weight;
+    auto one = [&] {
+      if (op == Op::rmsnorm) rmsnorm(RmsnormArgs{tx, tw, 1e-6, tr}, go);
+      else fused_add_rmsnorm(FusedAddRmsnormArgs{tx, tr, tw, 1e-6}, go);
+    };
+    return per_graph_launch(one);
+  };
+  // The same bytes through a plain copy kernel: x to a second buffer for rmsnorm, x and r for the
+  // fused add (which reads and writes both).
+  const PdlCopy copy_kernel;
+  auto copy_graph_us = [&](Op op, std::int64_t rows, std::int64_t hidden) {
+    const size_t bytes = size_t(rows * hidden * 2) * (op == Op::fused_add_rmsnorm ? 2 : 1);
+    Buffer src(bytes), dst(bytes);
+    check(d.cuMemsetD8(src.p, 0x3c, bytes), "memset");
+    return per_graph_launch([&] { copy_kernel(src.p, dst.p, bytes, true, s); });
+  };
   if (misfit.empty()) {
     g_pdl = graph_us(Op::rmsnorm, 1, 4096, true);
     g_nopdl = graph_us(Op::rmsnorm, 1, 4096, false);
@@ -614,19 +674,21 @@ int run_latency(const std::string& config) {
     for (std::int64_t h : {2048, 4096, 8192, 16384})
       for (std::int64_t t : {1, 8, 32, 128}) {
         double us = 0, us_static = 0;
+        const double us_copy = copy_graph_us(op, t, h);
         try {
           us = graph_us(op, t, h, true);
           us_static = graph_us(op, t, h, true, true);
         } catch (const ValidationError& e) {  // a forced config that does not fit this shape
-          decode += fmt::format("    {:<18} {:>4} x {:<5} n/a: {}\n", op_name(op), t, h, e.what());
+          decode += fmt::format("    {:<18} {:>4} x {:<5} n/a: {} (same-bytes copy {:.3f} us)\n", op_name(op), t, h,
+                                e.what(), us_copy);
           continue;
         }
         if (h <= 8192) {
           worst = std::max(worst, us);
           worst_static = std::max(worst_static, us_static);
         }
-        decode += fmt::format("    {:<18} {:>4} x {:<5} {:6.3f} us   static weight {:6.3f} us\n", op_name(op),
-                              t, h, us, us_static);
+        decode += fmt::format("    {:<18} {:>4} x {:<5} {:6.3f} us   static weight {:6.3f} us   same-bytes copy {:6.3f} us\n",
+                              op_name(op), t, h, us, us_static, us_copy);
       }
   const RuntimeStats st = runtime_stats();
   fmt::print("rmsnorm bf16 1x4096 on device 0 (cache {}{}):\n", tmpl,

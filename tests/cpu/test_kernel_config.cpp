@@ -870,8 +870,11 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   rejects(o, 80, "need sm_90 or newer");
   o.cluster = 3;
   rejects(o, 90, "power of two");
-  o.cluster = 16;
-  rejects(o, 90, "power of two in 1..8");
+  o.cluster = 32;
+  rejects(o, 90, "power of two in 1..16");
+  o.cluster = 16;  // non-portable: taken when forced (the kernel opts in at load)
+  CHECK(choose_with(o, 90).cluster == 16);
+  CHECK(slug(choose_with(o, 90)).find("-c16-") != std::string::npos);
   o.cluster = 8;
   p.hidden = 8200;  // 1025 vectors: not a whole number per CTA
   rejects(o, 90, "does not split");
