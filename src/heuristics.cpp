@@ -242,7 +242,30 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     staged.residency = 3;
     staged.loads = row_vectors / staged.cluster > share ? 1 : 0;
     staged.min_blocks = 0;
-    if (row_vectors >= 8192 && staged_unsupported(staged).empty()) c = staged;
+    const bool staged_ok = row_vectors >= 8192 && staged_unsupported(staged).empty();
+    // Rows whose CTAs read >= kWideReadVectors 16-byte vectors (x, and r for the fused add: 512
+    // KiB; rmsnorm 262144, the fused add from 131072 in 16-bit types) go over 16 CTAs of 128
+    // threads on sm_90 (a non-portable cluster size: runtime.cpp opts in), with evict-first
+    // copies above that. H200, bf16, 1024 rows, median us, the staged rule above / 16 x 128, same
+    // run: rmsnorm 262144 289.54/278.37 (90.3 % of copy); fused add 131072 286.34/274.50 (91.5 %),
+    // 262144 648.74/578.85 (86.7 %; 4096 rows 2585.09/2305.12); fp32 fused add 262144, which the
+    // rule above cannot stage (8 shares of 256 KiB), re-read / 16 x 128: 1679.04/1471.81. Not the
+    // thread count alone: on the rule's cluster sizes 128 threads lost (rmsnorm 262144 307.68,
+    // fused add 262144 690.59), and on 16 CTAs 256 threads gained less (598.21); where CTAs read
+    // less, the rule above won (rmsnorm 131072 134.82, 139.23 on 8 x 128; fused add 65536 136.00,
+    // 139.81 on 8 x 128) (session 12, docs/results/h200-2026-11-30-s12/wide-clusters.txt,
+    // fused-262144.txt, staged-threads.txt). Other architectures: not measured.
+    const std::int64_t read_vectors = row_vectors * (info.residual ? 2 : 1);
+    KernelConfig wide = staged;
+    wide.cluster = kMaxClusterNonPortable;
+    wide.threads_per_row = 128;
+    wide.loads = read_vectors > kWideReadVectors ? 1 : 0;
+    wide.min_blocks = choose_min_blocks(wide);
+    if (arch.cc == 90 && read_vectors >= kWideReadVectors && p.hidden % (c.vec * wide.cluster) == 0 &&
+        staged_unsupported(wide).empty())
+      c = wide;
+    else if (staged_ok)
+      c = staged;
   }
   // The fused add's residual stores: after every load of the row (stores 0) by default, item by
   // item (stores 1) for many rows of up to 512 vectors, where more loads in flight matter less

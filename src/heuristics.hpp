@@ -8,11 +8,15 @@ namespace normjit::detail {
 // than one block holds well are split over a thread-block cluster on sm_90+ and re-read from L2
 // (residency 2) elsewhere.
 constexpr std::int64_t kMaxRmsHidden = 262144;
-// Most CTAs a row may be split over by the heuristics (the portable cluster size limit).
+// Most CTAs a row may be split over by the heuristics but for the widest rows (the portable
+// cluster size limit).
 constexpr int kMaxCluster = 8;
-// Most CTAs of a forced cluster (ConfigOverride::cluster): sizes above kMaxCluster are
-// non-portable, the kernel opts in at load (runtime.cpp); Hopper schedules up to 16.
+// Most CTAs of a cluster on sm_90 (the widest staged rows, and forced clusters): sizes above
+// kMaxCluster are non-portable, the kernel opts in at load (runtime.cpp); Hopper schedules 16.
 constexpr int kMaxClusterNonPortable = 16;
+// 16-byte vectors a staged row's CTAs read (x, and r for the fused add) from which the row goes
+// over kMaxClusterNonPortable CTAs on sm_90 (choose_rms_norm).
+constexpr std::int64_t kWideReadVectors = 32768;
 // Most CTAs that may share a row without a cluster (KernelConfig::split).
 constexpr int kMaxSplit = 8;
 // Most rows of a call whose rows are spread over more SMs than one per row (choose_rms_norm:

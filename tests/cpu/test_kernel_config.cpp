@@ -256,8 +256,10 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
   if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1)) != 0) return "threads_per_row not a power of two <= 1024";
   if (c.rows_per_block < 1) return "rows_per_block < 1";
   if (block < 32 || block > 1024) return "block threads outside 32..1024";
-  if (c.cluster < 1 || c.cluster > kMaxCluster || (c.cluster & (c.cluster - 1)) != 0)
-    return "cluster not a power of two <= 8";
+  if (c.cluster < 1 || c.cluster > kMaxClusterNonPortable || (c.cluster & (c.cluster - 1)) != 0)
+    return "cluster not a power of two <= 16";
+  if (c.cluster > kMaxCluster && (arch.cc != 90 || c.residency != 3))
+    return "a non-portable cluster other than a staged row on sm_90";
   if (c.cluster > 1 && arch.cc < 90) return "cluster below sm_90";
   if (c.cluster > 1 && c.rows_per_block != 1) return "cluster with several rows per block";
   if (p.hidden % (c.vec * c.cluster) != 0) return "cluster does not split hidden into whole vectors";
@@ -369,9 +371,9 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   ProblemSpec p;
   p.op = Op::rmsnorm;
   p.hidden = 8192;
-  auto pick = [&](std::int64_t rows) {
+  auto pick = [&](std::int64_t rows, Arch arch = Arch{90}) {
     p.rows = rows;
-    return choose_rms_norm(p, 0, Arch{90});
+    return choose_rms_norm(p, 0, arch);
   };
   CHECK(pick(1).residency == 0);
   CHECK(pick(kBulkRowsRmsnorm - 1).residency == 0);
@@ -443,18 +445,23 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsWide).cluster == 1);
   CHECK(pick(kBulkRowsWide).residency == 2);
   CHECK(pick(kBulkRowsWide).threads_per_row == 1024);
-  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 2}, {131072, 4}, {262144, 8}}) {
+  // Rows whose CTAs read 32768 vectors or more (kWideReadVectors) go over 16 CTAs of 128 threads
+  // on sm_90, with evict-first copies above that; 8 CTAs of 512 elsewhere.
+  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 2}, {131072, 4}, {262144, 16}}) {
     p.hidden = hidden;
     INFO("rmsnorm hidden " << hidden);
+    const bool wide = cluster == 16;
     CHECK(pick(kBulkRowsWide - 1).residency != 3);
     CHECK(pick(kBulkRowsWide).cluster == cluster);
-    CHECK(pick(kBulkRowsWide).threads_per_row == 512);
-    CHECK(pick(kBulkRowsWide).min_blocks == 0);
+    CHECK(pick(kBulkRowsWide).threads_per_row == (wide ? 128 : 512));
+    CHECK(pick(kBulkRowsWide).min_blocks == (wide ? 8 : 0));
     CHECK(pick(kBulkRowsWide).residency == 3);
     CHECK(pick(kBulkRowsWide).loads == 0);
-    CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 65536);
+    CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == (wide ? 32768 : 65536));
     CHECK(slug(pick(kBulkRowsWide)).find("-smem") != std::string::npos);
   }
+  CHECK(pick(kBulkRowsWide, Arch{100}).cluster == 8);
+  CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
   p.op = Op::fused_add_rmsnorm;
   p.hidden = 32768;
   CHECK(pick(kBulkRowsWide - 1).cluster == 2);
@@ -463,26 +470,36 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsWide).residency == 1);
   CHECK(pick(kBulkRowsWide).loads == 0);
   CHECK(pick(kBulkRowsWide).min_blocks == 0);
-  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 4}, {131072, 8}, {262144, 8}}) {
+  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 4}, {131072, 16}, {262144, 16}}) {
     p.hidden = hidden;
     INFO("fused add hidden " << hidden);
+    const bool wide = cluster == 16;
     CHECK(pick(kBulkRowsWide).cluster == cluster);
-    CHECK(pick(kBulkRowsWide).threads_per_row == 512);
+    CHECK(pick(kBulkRowsWide).threads_per_row == (wide ? 128 : 512));
     CHECK(pick(kBulkRowsWide).residency == 3);
     CHECK(pick(kBulkRowsWide).loads == (hidden == 262144 ? 1 : 0));
-    CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == (hidden == 262144 ? 131072 : 65536));
+    CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == (hidden == 262144 ? 65536 : hidden == 131072 ? 32768 : 65536));
+    // Elsewhere 8 CTAs of 512 threads, 128 KiB shares at 262144.
+    CHECK(pick(kBulkRowsWide, Arch{100}).cluster == (hidden == 65536 ? 4 : 8));
+    CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
+    CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == (hidden == 262144 ? 131072 : 65536));
   }
-  // Not staged: sm_80, vectors narrower than 16 bytes, and an fp32 fused add of 262144, whose
-  // 8 shares would need 256 KiB each.
+  // Not staged: sm_80, vectors narrower than 16 bytes, and (but on sm_90's 16 CTAs) an fp32
+  // fused add of 262144, whose 8 shares would need 256 KiB each.
   p.hidden = 65536;
   CHECK(choose_config(p, 0, Arch{80}).residency == 2);
   CHECK(choose_config(p, 4, Arch{90}).residency != 3);
   p.hidden = 262144;
   p.dtype = p.weight_dtype = DType::f32;
-  CHECK(pick(kBulkRowsWide).residency == 2);
-  p.hidden = 131072;
+  CHECK(pick(kBulkRowsWide, Arch{100}).residency == 2);
   CHECK(pick(kBulkRowsWide).residency == 3);
+  CHECK(pick(kBulkRowsWide).cluster == 16);
   CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 131072);
+  p.hidden = 131072;
+  CHECK(pick(kBulkRowsWide, Arch{100}).residency == 3);
+  CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == 131072);
+  CHECK(pick(kBulkRowsWide).cluster == 16);
+  CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 65536);
   p.dtype = p.weight_dtype = DType::bf16;
   // rmsnorm rows of 2048 vectors: 8 items on 256 threads with the weight loaded late from
   // kLateWeightRows rows to the bulk, 4 on 512 holding it around them.

@@ -317,6 +317,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
   struct Switch {
     Op op;
     std::int64_t hidden, rows;
+    DType dtype = DType::bf16;
   };
   constexpr std::int64_t kFew = normjit::detail::kFewRowsMax + 1;
   for (const Switch& sw : {Switch{Op::rmsnorm, 8192, kFew},
@@ -341,11 +342,17 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
-                           Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide}}) {
+                           Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide},
+                           // 16-CTA clusters on sm_90 (kWideReadVectors), in both dtypes
+                           Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide},
+                           Switch{Op::gemma_fused_add_rmsnorm, 131072, normjit::detail::kBulkRowsWide},
+                           Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
+                           Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32}}) {
     const bool fused = normjit::detail::op_info(sw.op).residual;
     for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
       RmsCase c;
       c.op = sw.op;
+      c.dtype = c.weight_dtype = sw.dtype;
       c.rows = rows;
       c.hidden = sw.hidden;
       c.form = fused ? OutForm::InPlace : OutForm::Separate;
@@ -366,7 +373,7 @@ TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnor
   const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
   for (Op op : normjit::all_ops()) {
     const bool fused = normjit::detail::op_info(op).residual;
-    for (int cluster : {2, 4, 8}) {
+    for (int cluster : {2, 4, 8, 16}) {  // 16: non-portable
       for (int residency : {-1, 2}) {
         normjit::detail::ConfigOverride o;
         o.cluster = cluster;
