@@ -127,39 +127,58 @@ std::string run_rms_case(const RmsCase& c, std::mt19937_64& rng) {
   std::vector<unsigned char> res_got(res_h.size());
   if (fused) res_d.download(res_got.data(), res_got.size());
 
-  // Expected output bytes: start from what the buffer held, then overwrite the rows.
+  // Every row against the float64 reference, rows split over the host's cores (the widest
+  // cases hold 10^8 elements). Each part counts its failures and keeps its first; the parts
+  // merge in row order, so the message names the first failing row as a single pass would.
+  // Rows never share elements, so the parts' marks of written elements touch distinct bytes.
   std::vector<char> written(size_t(out_got.size() / size_t(es)), 0);
   std::vector<char> res_written(size_t(res_h.size() / size_t(es) + 1), 0);
-  std::vector<double> v(static_cast<size_t>(H)), w(static_cast<size_t>(H)), y;
+  std::vector<double> w(static_cast<size_t>(H));
   for (std::int64_t j = 0; j < H; ++j) w[size_t(j)] = get(c.weight_dtype, w_h.data(), j);
   const double offset = gemma ? 1.0 : 0.0;
+  struct Part {
+    std::int64_t bad = 0;
+    std::string first;
+  };
+  const int parts = nrows * H >= (std::int64_t(1) << 20) ? worker_threads() : 1;
+  std::vector<Part> results(static_cast<size_t>(parts));
+  parallel_ranges(nrows, parts, [&](std::int64_t r0, std::int64_t r1, int part) {
+    Part& out = results[size_t(part)];
+    std::vector<double> v(static_cast<size_t>(H)), y;
+    for (std::int64_t r = r0; r < r1; ++r) {
+      const std::int64_t is = in_l.row_start(r), os = out_l.row_start(r), rs = res_l.row_start(r);
+      for (std::int64_t j = 0; j < H; ++j) {
+        const double x = get(c.dtype, in_h.data(), is + j);
+        if (fused) {
+          const float h = float(x) + float(get(c.dtype, res_h.data(), rs + j));  // fp32 add, RN
+          v[size_t(j)] = h;
+          const double got_r = get(c.dtype, res_got.data(), rs + j);
+          res_written[size_t(rs + j)] = 1;
+          if (got_r != round_to(c.dtype, h) && !(std::isnan(got_r) && std::isnan(h))) {
+            if (!out.bad++)
+              out.first = fmt::format("residual row {} col {}: got {} want {}", r, j, got_r, round_to(c.dtype, h));
+          }
+        } else {
+          v[size_t(j)] = x;
+        }
+      }
+      rms_row(v, w, offset, c.eps, &y);
+      for (std::int64_t j = 0; j < H; ++j) {
+        const double got = get(c.dtype, out_got.data(), os + j);
+        written[size_t(os + j)] = 1;
+        if (!within_steps(c.dtype, got, y[size_t(j)])) {
+          if (!out.bad++)
+            out.first = fmt::format("out row {} col {}: got {} want {} (ref rounded {})", r, j, got, y[size_t(j)],
+                                    round_to(c.dtype, y[size_t(j)]));
+        }
+      }
+    }
+  });
   std::int64_t bad = 0;
   std::string first;
-  for (std::int64_t r = 0; r < nrows; ++r) {
-    const std::int64_t is = in_l.row_start(r), os = out_l.row_start(r), rs = res_l.row_start(r);
-    for (std::int64_t j = 0; j < H; ++j) {
-      const double x = get(c.dtype, in_h.data(), is + j);
-      if (fused) {
-        const float h = float(x) + float(get(c.dtype, res_h.data(), rs + j));  // fp32 add, RN
-        v[size_t(j)] = h;
-        const double got_r = get(c.dtype, res_got.data(), rs + j);
-        res_written[size_t(rs + j)] = 1;
-        if (got_r != round_to(c.dtype, h) && !(std::isnan(got_r) && std::isnan(h))) {
-          if (!bad++) first = fmt::format("residual row {} col {}: got {} want {}", r, j, got_r, round_to(c.dtype, h));
-        }
-      } else {
-        v[size_t(j)] = x;
-      }
-    }
-    rms_row(v, w, offset, c.eps, &y);
-    for (std::int64_t j = 0; j < H; ++j) {
-      const double got = get(c.dtype, out_got.data(), os + j);
-      written[size_t(os + j)] = 1;
-      if (!within_steps(c.dtype, got, y[size_t(j)])) {
-        if (!bad++) first = fmt::format("out row {} col {}: got {} want {} (ref rounded {})", r, j, got,
-                                        y[size_t(j)], round_to(c.dtype, y[size_t(j)]));
-      }
-    }
+  for (const Part& part : results) {
+    if (first.empty()) first = part.first;
+    bad += part.bad;
   }
   // Bytes outside the rows must be exactly as before (poison for `out`, data otherwise).
   const std::vector<unsigned char>& before_out = in_h;

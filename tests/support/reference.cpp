@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -95,10 +96,26 @@ double ulp(DType dt, double v) {
   return std::ldexp(1.0, std::max(e - 1, min_exp) - mant_bits + 1);
 }
 
-void fill_random(DType dt, void* base, std::int64_t n, std::mt19937_64& rng, double scale,
-                 double mean) {
-  std::normal_distribution<double> dist(mean, scale);
-  for (std::int64_t i = 0; i < n; ++i) put(dt, base, i, dist(rng));
+int worker_threads() { return int(std::clamp(std::thread::hardware_concurrency(), 1u, 32u)); }
+
+void fill_random(DType dt, void* base, std::int64_t n, std::mt19937_64& rng, double scale, double mean,
+                 int threads) {
+  if (n <= kFillChunk) {
+    std::normal_distribution<double> dist(mean, scale);
+    for (std::int64_t i = 0; i < n; ++i) put(dt, base, i, dist(rng));
+    return;
+  }
+  const std::int64_t chunks = (n + kFillChunk - 1) / kFillChunk;
+  std::vector<std::uint64_t> seeds(static_cast<size_t>(chunks));
+  for (std::uint64_t& s : seeds) s = rng();
+  parallel_ranges(chunks, threads > 0 ? threads : worker_threads(), [&](std::int64_t c0, std::int64_t c1, int) {
+    for (std::int64_t c = c0; c < c1; ++c) {
+      std::mt19937_64 gen(seeds[size_t(c)]);
+      std::normal_distribution<double> dist(mean, scale);
+      const std::int64_t end = std::min(n, (c + 1) * kFillChunk);
+      for (std::int64_t i = c * kFillChunk; i < end; ++i) put(dt, base, i, dist(gen));
+    }
+  });
 }
 
 void rms_row(const std::vector<double>& v, const std::vector<double>& w, double offset, double eps,
