@@ -248,13 +248,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // threads on sm_90 (a non-portable cluster size: runtime.cpp opts in), with evict-first
     // copies above that. H200, bf16, 1024 rows, median us, the staged rule above / 16 x 128, same
     // run: rmsnorm 262144 289.54/278.37 (90.3 % of copy); fused add 131072 286.34/274.50 (91.5 %),
-    // 262144 648.74/578.85 (86.7 %; 4096 rows 2585.09/2305.12); fp32 fused add 262144, which the
-    // rule above cannot stage (8 shares of 256 KiB), re-read / 16 x 128: 1679.04/1471.81. Not the
+    // 262144 648.74/578.85 (86.7 %; 4096 rows 2585.09/2305.12); fp32 (call 5): rmsnorm 131072
+    // 294.94/276.51, 262144 650.66/629.31, fused add 131072 630.69/574.21. Not the
     // thread count alone: on the rule's cluster sizes 128 threads lost (rmsnorm 262144 307.68,
     // fused add 262144 690.59), and on 16 CTAs 256 threads gained less (598.21); where CTAs read
     // less, the rule above won (rmsnorm 131072 134.82, 139.23 on 8 x 128; fused add 65536 136.00,
     // 139.81 on 8 x 128) (session 12, docs/results/h200-2026-11-30-s12/wide-clusters.txt,
-    // fused-262144.txt, staged-threads.txt). Other architectures: not measured.
+    // fused-262144.txt, staged-threads.txt). Other architectures: not measured. Shares of at most
+    // kWideMaxShareBytes, so that three CTAs fit an SM and a cluster needs 6 SMs of one GPC: a
+    // 16-CTA cluster of one CTA per SM needs 16, which not every sm_90 part or MIG instance has,
+    // and a non-portable launch that cannot be placed fails. That leaves the fp32 fused add at
+    // 262144 (128 KiB shares) re-read, though it ran 1470 us staged on 16 CTAs of the H200.
     const std::int64_t read_vectors = row_vectors * (info.residual ? 2 : 1);
     KernelConfig wide = staged;
     wide.cluster = kMaxClusterNonPortable;
@@ -262,7 +266,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     wide.loads = read_vectors > kWideReadVectors ? 1 : 0;
     wide.min_blocks = choose_min_blocks(wide);
     if (arch.cc == 90 && read_vectors >= kWideReadVectors && p.hidden % (c.vec * wide.cluster) == 0 &&
-        staged_unsupported(wide).empty())
+        staged_unsupported(wide).empty() && staged_smem_bytes(wide) <= kWideMaxShareBytes)
       c = wide;
     else if (staged_ok)
       c = staged;

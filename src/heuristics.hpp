@@ -17,6 +17,8 @@ constexpr int kMaxClusterNonPortable = 16;
 // 16-byte vectors a staged row's CTAs read (x, and r for the fused add) from which the row goes
 // over kMaxClusterNonPortable CTAs on sm_90 (choose_rms_norm).
 constexpr std::int64_t kWideReadVectors = 32768;
+// Largest staged share (bytes of x, and r for the fused add) a CTA of such a 16-CTA cluster holds.
+constexpr std::int64_t kWideMaxShareBytes = 64 * 1024;
 // Most CTAs that may share a row without a cluster (KernelConfig::split).
 constexpr int kMaxSplit = 8;
 // Most rows of a call whose rows are spread over more SMs than one per row (choose_rms_norm:

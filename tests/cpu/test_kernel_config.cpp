@@ -258,8 +258,8 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
   if (block < 32 || block > 1024) return "block threads outside 32..1024";
   if (c.cluster < 1 || c.cluster > kMaxClusterNonPortable || (c.cluster & (c.cluster - 1)) != 0)
     return "cluster not a power of two <= 16";
-  if (c.cluster > kMaxCluster && (arch.cc != 90 || c.residency != 3))
-    return "a non-portable cluster other than a staged row on sm_90";
+  if (c.cluster > kMaxCluster && (arch.cc != 90 || c.residency != 3 || staged_smem_bytes(c) > kWideMaxShareBytes))
+    return "a non-portable cluster other than a staged row of <= 64 KiB shares on sm_90";
   if (c.cluster > 1 && arch.cc < 90) return "cluster below sm_90";
   if (c.cluster > 1 && c.rows_per_block != 1) return "cluster with several rows per block";
   if (p.hidden % (c.vec * c.cluster) != 0) return "cluster does not split hidden into whole vectors";
@@ -484,17 +484,20 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
     CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == (hidden == 262144 ? 131072 : 65536));
   }
-  // Not staged: sm_80, vectors narrower than 16 bytes, and (but on sm_90's 16 CTAs) an fp32
-  // fused add of 262144, whose 8 shares would need 256 KiB each.
+  // Not staged: sm_80, vectors narrower than 16 bytes, and an fp32 fused add of 262144, whose
+  // 8 shares would need 256 KiB each and whose 16 (128 KiB) would need 16 SMs of one GPC.
   p.hidden = 65536;
   CHECK(choose_config(p, 0, Arch{80}).residency == 2);
   CHECK(choose_config(p, 4, Arch{90}).residency != 3);
   p.hidden = 262144;
   p.dtype = p.weight_dtype = DType::f32;
   CHECK(pick(kBulkRowsWide, Arch{100}).residency == 2);
-  CHECK(pick(kBulkRowsWide).residency == 3);
+  CHECK(pick(kBulkRowsWide).residency == 2);
+  CHECK(pick(kBulkRowsWide).cluster <= kMaxCluster);
+  p.op = Op::rmsnorm;  // fp32 rmsnorm 262144: 64 KiB shares on 16 CTAs
   CHECK(pick(kBulkRowsWide).cluster == 16);
-  CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 131072);
+  CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 65536);
+  p.op = Op::fused_add_rmsnorm;
   p.hidden = 131072;
   CHECK(pick(kBulkRowsWide, Arch{100}).residency == 3);
   CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == 131072);

@@ -343,7 +343,8 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide},
-                           // 16-CTA clusters on sm_90 (kWideReadVectors), in both dtypes
+                           // 16-CTA clusters on sm_90 (kWideReadVectors), in both dtypes; the
+                           // fp32 fused add at 262144 stays re-read (kWideMaxShareBytes)
                            Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide},
                            Switch{Op::gemma_fused_add_rmsnorm, 131072, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
