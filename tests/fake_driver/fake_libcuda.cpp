@@ -24,6 +24,8 @@ std::atomic<long> g_ctx_queries{0};
 // The last opt-in to dynamic shared memory (cuKernelSetAttribute) and how many there were.
 std::atomic<int> g_smem_optin{0};
 std::atomic<long> g_smem_optins{0};
+// Opt-ins to non-portable cluster sizes (cuKernelSetAttribute).
+std::atomic<long> g_cluster_optins{0};
 CUcontext const kContext = reinterpret_cast<CUcontext>(0x1000);
 thread_local CUcontext t_current = nullptr;
 
@@ -114,6 +116,7 @@ CUresult fKernelSetAttribute(CUfunction_attribute a, int v, CUkernel, CUdevice) 
     g_smem_optin.store(v);
     g_smem_optins.fetch_add(1);
   }
+  if (a == CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED && v == 1) g_cluster_optins.fetch_add(1);
   return ok();
 }
 CUresult fLibraryGetKernel(CUkernel* k, CUlibrary l, const char*) {
@@ -229,4 +232,5 @@ __attribute__((visibility("default"))) long fake_cuda_context_queries() { return
 __attribute__((visibility("default"))) void fake_cuda_record_launches(bool on) { g_record.store(on); }
 __attribute__((visibility("default"))) long fake_cuda_smem_optins() { return g_smem_optins.load(); }
 __attribute__((visibility("default"))) long fake_cuda_last_smem_optin() { return g_smem_optin.load(); }
+__attribute__((visibility("default"))) long fake_cuda_cluster_optins() { return g_cluster_optins.load(); }
 }

@@ -37,7 +37,7 @@ using njtest::ptr;
 
 struct Fake {
   FakeLastLaunchFn last;
-  FakeCountFn launches, libraries, context_queries, smem_optins, last_smem_optin;
+  FakeCountFn launches, libraries, context_queries, smem_optins, last_smem_optin, cluster_optins;
   FakeRecordFn record;
 };
 
@@ -53,8 +53,9 @@ const Fake& fake() {
     r.record = reinterpret_cast<FakeRecordFn>(dlsym(h, "fake_cuda_record_launches"));
     r.smem_optins = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_smem_optins"));
     r.last_smem_optin = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_last_smem_optin"));
+    r.cluster_optins = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_cluster_optins"));
     REQUIRE((r.last && r.launches && r.libraries && r.context_queries && r.record && r.smem_optins &&
-             r.last_smem_optin));
+             r.last_smem_optin && r.cluster_optins));
     return r;
   }();
   return f;
@@ -132,6 +133,26 @@ TEST_CASE("wide rows staged in shared memory: the kernel opts in once, each laun
   rmsnorm(rms_args(1024, 4096));
   CHECK(fake().last().shared_bytes == 0);
   CHECK(fake().smem_optins() == optins + 1);
+}
+
+TEST_CASE("the widest staged rows launch 16-CTA clusters, opted in once at load", "[launch]") {
+  // rmsnorm 262144 from kBulkRowsWide rows: 16 CTAs of 128 threads on sm_90 (heuristics.cpp,
+  // kWideReadVectors), a non-portable cluster size; 131072 stays on 4 portable CTAs.
+  const detail::KernelConfig c = heuristic(Op::rmsnorm, detail::kBulkRowsWide, 262144);
+  REQUIRE(c.cluster == detail::kMaxClusterNonPortable);
+  const long optins = fake().cluster_optins();
+  for (int i = 0; i < 2; ++i) {
+    rmsnorm(rms_args(detail::kBulkRowsWide, 262144));
+    const FakeLaunch l = fake().last();
+    CHECK(l.cluster_x == 16u);
+    CHECK(l.grid_x == unsigned(detail::kBulkRowsWide * 16));
+    CHECK(l.block_x == 128u);
+    CHECK(l.shared_bytes == unsigned(detail::staged_smem_bytes(c)));
+  }
+  CHECK(fake().cluster_optins() == optins + 1);  // when the kernel was loaded, for the one device
+  rmsnorm(rms_args(detail::kBulkRowsWide, 131072));
+  CHECK(fake().last().cluster_x == 4u);
+  CHECK(fake().cluster_optins() == optins + 1);
 }
 
 TEST_CASE("without PDL there is neither the attribute nor the early trigger", "[launch]") {
