@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <future>
-#include <string>
-#include <utility>
 #include <vector>
 
 #include "cuda_driver.hpp"
@@ -107,13 +105,21 @@ std::unique_ptr<LoadedKernel> Runtime::load(const KernelConfig& c, CUstream stre
   // Opt-ins a kernel needs on every device of its architecture (a library's kernel serves every
   // device of the process): a staged row's shared memory above the default 48 KiB, and a cluster
   // above the portable size.
-  std::vector<std::pair<CUfunction_attribute, int>> opt_ins;
+  struct OptIn {
+    CUfunction_attribute attr;
+    int value;
+    const char* call;  // named in the error if it fails
+  };
+  std::vector<OptIn> opt_ins;
   if (const std::int64_t smem = staged_smem_bytes(c); smem > 48 * 1024)
-    opt_ins.emplace_back(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(smem));
-  if (c.cluster > kMaxCluster) opt_ins.emplace_back(CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+    opt_ins.push_back({CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(smem),
+                       "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"});
+  if (c.cluster > kMaxCluster)
+    opt_ins.push_back(
+        {CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1, "cuKernelSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)"});
   if (!opt_ins.empty()) {
     int devices = 0;
-    std::string call = "cuDeviceGetCount";  // named in the error if it fails
+    const char* call = "cuDeviceGetCount";  // named in the error if it fails
     CUresult a = d.cuDeviceGetCount(&devices);
     for (int i = 0; a == CUDA_SUCCESS && i < devices && i < kMaxDevices; ++i) {
       try {
@@ -121,17 +127,15 @@ std::unique_ptr<LoadedKernel> Runtime::load(const KernelConfig& c, CUstream stre
       } catch (const ValidationError&) {
         continue;  // a device normjit does not run on
       }
-      for (const auto& [attr, value] : opt_ins) {
-        call = attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-                   ? "cuKernelSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)"
-                   : "cuKernelSetAttribute(NON_PORTABLE_CLUSTER_SIZE_ALLOWED)";
-        a = d.cuKernelSetAttribute(attr, value, k->kernel, device_handle(i));
+      for (const OptIn& o : opt_ins) {
+        call = o.call;
+        a = d.cuKernelSetAttribute(o.attr, o.value, k->kernel, device_handle(i));
         if (a != CUDA_SUCCESS) break;
       }
     }
     if (a != CUDA_SUCCESS) {
       d.cuLibraryUnload(k->library);
-      check(a, call.c_str());
+      check(a, call);
     }
   }
   return k;

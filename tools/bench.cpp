@@ -68,13 +68,34 @@ double pct(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, size_t(p * double(v.size())))];
 }
 
+// One kernel of the benchmark's own (not a normjit template), compiled from `source` for device
+// 0 and loaded for the object's lifetime; launch() runs it with the given config and arguments.
+class BenchKernel {
+ public:
+  BenchKernel(const char* source, const char* name) {
+    const detail::Binary b =
+        detail::compile_source(source, std::string(name) + ".cu", detail::Runtime::get().device_arch(0));
+    check(driver().cuLibraryLoadData(&lib_, b.bytes.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
+          "cuLibraryLoadData");
+    check(driver().cuLibraryGetKernel(&k_, lib_, name), "cuLibraryGetKernel");
+  }
+  ~BenchKernel() { driver().cuLibraryUnload(lib_); }
+  BenchKernel(const BenchKernel&) = delete;
+  BenchKernel& operator=(const BenchKernel&) = delete;
+  void launch(const CUlaunchConfig& lc, void** args, const char* what) const {
+    check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k_), args, nullptr), what);
+  }
+
+ private:
+  CUlibrary lib_ = nullptr;
+  CUkernel k_ = nullptr;
+};
+
 // Reads a 256 MiB buffer: evicts the L2 without leaving dirty lines whose write-back would
 // be charged to the next timed kernel (a memset flush would).
 class L2Flush {
  public:
-  L2Flush() : buf_(size_t(256) << 20), sink_(16) {
-    check(driver().cuMemsetD8(buf_.p, 1, buf_.bytes), "memset");
-    const char* src = R"(
+  L2Flush() : buf_(size_t(256) << 20), sink_(16), kernel_(R"(
 extern "C" __global__ void flush(const uint4* p, unsigned long long n, uint4* sink) {
   uint4 acc = make_uint4(0, 0, 0, 0);
   for (unsigned long long i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
@@ -82,13 +103,9 @@ extern "C" __global__ void flush(const uint4* p, unsigned long long n, uint4* si
     acc.x ^= v.x; acc.y ^= v.y; acc.z ^= v.z; acc.w ^= v.w;
   }
   if (acc.x == 0x12345678u && acc.y == 0x9abcdef0u) *sink = acc;  // keeps the loads alive
-})";
-    const detail::Binary b = detail::compile_source(src, "l2_flush.cu", detail::Runtime::get().device_arch(0));
-    check(driver().cuLibraryLoadData(&lib_, b.bytes.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-          "cuLibraryLoadData");
-    check(driver().cuLibraryGetKernel(&k_, lib_, "flush"), "cuLibraryGetKernel");
+})", "flush") {
+    check(driver().cuMemsetD8(buf_.p, 1, buf_.bytes), "memset");
   }
-  ~L2Flush() { driver().cuLibraryUnload(lib_); }
   void operator()(CUstream s) {
     unsigned long long n = buf_.bytes / 16;
     void* sink = sink_.get();
@@ -100,13 +117,12 @@ extern "C" __global__ void flush(const uint4* p, unsigned long long n, uint4* si
     lc.blockDimX = 256;
     lc.blockDimY = lc.blockDimZ = 1;
     lc.hStream = s;
-    check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k_), args, nullptr), "flush");
+    kernel_.launch(lc, args, "flush");
   }
 
  private:
   Buffer buf_, sink_;
-  CUlibrary lib_ = nullptr;
-  CUkernel k_ = nullptr;
+  BenchKernel kernel_;
 };
 
 // Events around `fn`, one sample each, L2 flushed before each sample. With `warm_up`, first
@@ -142,23 +158,14 @@ std::vector<double> time_samples(CUstream s, L2Flush& flush, int reps, Fn&& fn, 
 // prints it beside each decode size as the reference a norm kernel cannot beat by much.
 class PdlCopy {
  public:
-  PdlCopy() {
-    const char* src = R"(
+  PdlCopy() : kernel_(R"(
 extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uint4* dst, unsigned n) {
 #if __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;");
 #endif
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) dst[i] = src[i];
-})";
-    const detail::Binary b = detail::compile_source(src, "pdl_copy.cu", detail::Runtime::get().device_arch(0));
-    check(driver().cuLibraryLoadData(&lib_, b.bytes.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
-          "cuLibraryLoadData");
-    check(driver().cuLibraryGetKernel(&k_, lib_, "pdl_copy"), "cuLibraryGetKernel");
-  }
-  ~PdlCopy() { driver().cuLibraryUnload(lib_); }
-  PdlCopy(const PdlCopy&) = delete;
-  PdlCopy& operator=(const PdlCopy&) = delete;
+})", "pdl_copy") {}
   // Copies `bytes` (a multiple of 16) from src to dst on s.
   void operator()(CUdeviceptr src, CUdeviceptr dst, size_t bytes, bool pdl, CUstream s) const {
     unsigned n = unsigned(bytes / 16);
@@ -175,12 +182,11 @@ extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uin
     lc.hStream = s;
     lc.attrs = &attr;
     lc.numAttrs = pdl ? 1 : 0;
-    check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k_), args, nullptr), "pdl_copy");
+    kernel_.launch(lc, args, "pdl_copy");
   }
 
  private:
-  CUlibrary lib_ = nullptr;
-  CUkernel k_ = nullptr;
+  BenchKernel kernel_;
 };
 
 double copy_bandwidth(CUstream s, L2Flush& flush) {
@@ -365,6 +371,8 @@ int run_bench(const BenchArgs& a) {
             // Whether --config leaves a residency / load policy free or fixes this one.
             auto allows_residency = [&](int res) { return forced.residency < 0 || res == forced.residency; };
             auto allows_loads = [&](int l) { return forced.loads < 0 || l == forced.loads; };
+            // st < 0: a config without a store order (rmsnorm, re-read rows).
+            auto allows_stores = [&](int st) { return forced.stores < 0 || st < 0 || st == forced.stores; };
             auto add_loads = [&](detail::ConfigOverride o, int residency) {
               // Arrays, not a ?: of initializer lists: those lists' arrays die with the
               // full-expression, and the sweep read 0, 0 for both (it never timed loads 1|3 or
@@ -375,7 +383,7 @@ int run_bench(const BenchArgs& a) {
                 if (!allows_loads(l)) continue;
                 o.loads = l;
                 for (int st : stores) {
-                  if (forced.stores >= 0 && st >= 0 && st != forced.stores) continue;
+                  if (!allows_stores(st)) continue;
                   if (st >= 0) o.stores = st;
                   variants.push_back(o);
                 }
