@@ -86,8 +86,8 @@ template <class T, int N> struct VecBytes {
 //   0  plain ld.global (L1 and L2 allocate);
 //   1  ld.global.cs, "streaming": evict-first in L1 and L2;
 //   2  ld.global.L1::no_allocate: L2 only;
-//   3  L2 cache hints by pass: a row that is read again (residency 2) is first read evict-last,
-//      so the re-read hits L2, and read the last time evict-first (load_chunk's kPolicy 3/4).
+//   3  cache hints by pass: a row that is read again (residency 2) is first read evict-last,
+//      so the re-read hits L1 or L2, and read the last time evict-first (load_chunk's kPolicy 3/4).
 // On the H200, 0 beat 1 by 1.6-5 % for rmsnorm (hidden 4096-16384) and fused add (4096-8192) at
 // 32768 rows, but lost by 19 % for fused add at hidden 16384 (1263 vs 1065 us);
 // docs/benchmarks.md.
@@ -100,24 +100,34 @@ template <bool kLast> __device__ __forceinline__ u64 l2_policy() {
   return policy;
 }
 
-// kPolicy: 0-2 as above, 3 L2 evict-last hint, 4 L2 evict-first hint.
+// kPolicy: 0-2 as above; 3 evict-last and 4 evict-first, each in both L1 and L2. The L1 hint
+// matters: a re-read row's first read kept evict-last in L1 as well ran 0.5-1.6 % faster at
+// 8192-32768 rows of 4096-8192 than the L2 hint alone (thirteenth run, hints-ab.txt), what
+// torch.compile's looped reductions emit.
+#define NORMJIT_LD_HINTED(EVICT)                                                                    \
+  if constexpr (sizeof(C) == 16) {                                                                  \
+    asm volatile("ld.global.L1::" EVICT ".L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"        \
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy));                \
+  } else if constexpr (sizeof(C) == 8) {                                                            \
+    asm volatile("ld.global.L1::" EVICT ".L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;"                \
+                 : "=r"(v.x), "=r"(v.y) : "l"(p), "l"(policy));                                     \
+  } else if constexpr (sizeof(C) == 4) {                                                            \
+    asm volatile("ld.global.L1::" EVICT ".L2::cache_hint.u32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(policy)); \
+  } else if constexpr (sizeof(C) == 2) {                                                            \
+    asm volatile("ld.global.L1::" EVICT ".L2::cache_hint.u16 %0, [%1], %2;" : "=h"(v) : "l"(p), "l"(policy)); \
+  } else {                                                                                          \
+    u16 w;                                                                                          \
+    asm volatile("ld.global.L1::" EVICT ".L2::cache_hint.u8 %0, [%1], %2;" : "=h"(w) : "l"(p), "l"(policy)); \
+    v = C(w);                                                                                       \
+  }
 template <int kPolicy, class C> __device__ __forceinline__ C load_chunk(const C* p) {
   if constexpr (kPolicy == 3 || kPolicy == 4) {
     const u64 policy = l2_policy<kPolicy == 3>();
     C v;
-    if constexpr (sizeof(C) == 16) {
-      asm volatile("ld.global.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
-                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(policy));
-    } else if constexpr (sizeof(C) == 8) {
-      asm volatile("ld.global.L2::cache_hint.v2.u32 {%0, %1}, [%2], %3;" : "=r"(v.x), "=r"(v.y) : "l"(p), "l"(policy));
-    } else if constexpr (sizeof(C) == 4) {
-      asm volatile("ld.global.L2::cache_hint.u32 %0, [%1], %2;" : "=r"(v) : "l"(p), "l"(policy));
-    } else if constexpr (sizeof(C) == 2) {
-      asm volatile("ld.global.L2::cache_hint.u16 %0, [%1], %2;" : "=h"(v) : "l"(p), "l"(policy));
+    if constexpr (kPolicy == 3) {
+      NORMJIT_LD_HINTED("evict_last")
     } else {
-      u16 w;
-      asm volatile("ld.global.L2::cache_hint.u8 %0, [%1], %2;" : "=h"(w) : "l"(p), "l"(policy));
-      v = C(w);
+      NORMJIT_LD_HINTED("evict_first")
     }
     return v;
   } else if constexpr (kPolicy == 1) return __ldcs(p);
@@ -142,6 +152,7 @@ template <int kPolicy, class C> __device__ __forceinline__ C load_chunk(const C*
     return *p;
   }
 }
+#undef NORMJIT_LD_HINTED
 
 // N elements of T kept in their storage format (half the registers of fp32 for 16-bit types)
 // and converted to fp32 on use.
@@ -165,12 +176,10 @@ template <class T, int N> struct Packed {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = src[i];
   }
-  // Cached load of parameters (weights) that every row reads.
-  __device__ __forceinline__ void load_cached(const T* p) {
-    const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
-#pragma unroll
-    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = __ldg(src + i);
-  }
+  // Load of parameters (weights) that every row reads: evict-last in L1 and L2, so they outlast
+  // the activations streaming past. Against ld.global.nc: 2048 x 16384 (the weight read after
+  // the reduction) 33.6 against 34.6 us, elsewhere within +-0.5 % (thirteenth run, hints-ab.txt).
+  __device__ __forceinline__ void load_cached(const T* p) { load_act<3>(p); }
   __device__ __forceinline__ void zero() {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = typename VB::ChunkT();

@@ -93,7 +93,7 @@ def load_flashinfer():
     return _FLASHINFER
 
 
-def candidates(op, T, use_compile, autotune_min_tokens):
+def candidates(op, T, use_compile, autotune_min_tokens, normjit_nopdl=False):
     """name -> fn(x, r, w, y) returning the normalized output and, for fused ops, the new residual.
     Gemma peers without an offset argument get (1 + w) precomputed by the caller (their best case);
     normjit and FlashInfer get w and add the 1 themselves."""
@@ -109,6 +109,12 @@ def candidates(op, T, use_compile, autotune_min_tokens):
             return x, r
 
         c["normjit"] = nj_fused
+        if normjit_nopdl:
+            def nj_fused_nopdl(x, r, w, y, w1):
+                nj(x, r, w, EPS, enable_pdl=False)
+                return x, r
+
+            c["normjit-nopdl"] = nj_fused_nopdl
 
         def eager(x, r, w, y, w1):  # two kernels: in-place add, then the norm out of place
             r.add_(x)
@@ -124,6 +130,8 @@ def candidates(op, T, use_compile, autotune_min_tokens):
     else:
         nj = normjit.gemma_rmsnorm if g else normjit.rmsnorm
         c["normjit"] = lambda x, r, w, y, w1: (nj(x, w, EPS, out=y),)
+        if normjit_nopdl:
+            c["normjit-nopdl"] = lambda x, r, w, y, w1: (nj(x, w, EPS, out=y, enable_pdl=False),)
         c["eager"] = lambda x, r, w, y, w1: (F.rms_norm(x, (x.shape[-1],), w1, EPS),)
         compile_src = lambda x, r, w, y, w1: (F.rms_norm(x, (x.shape[-1],), w1, EPS),)  # noqa: E731
     if use_compile:
@@ -298,6 +306,8 @@ def main():
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--autotune-min-tokens", type=int, default=2048,
                     help="run torch.compile max-autotune at this many rows and above (3-6 s per shape)")
+    ap.add_argument("--normjit-nopdl", action="store_true",
+                    help="also time normjit launched without the PDL attribute (a column, not a peer)")
     ap.add_argument("--csv", default="")
     a = ap.parse_args()
     for op in a.ops.split(","):
@@ -319,11 +329,11 @@ def main():
         header = None
         for shape in shapes_for(op, a):
             H, rows = shape[-1], math.prod(shape[:-1])
-            cands = candidates(op, rows, not a.no_compile, a.autotune_min_tokens)
+            cands = candidates(op, rows, not a.no_compile, a.autotune_min_tokens, a.normjit_nopdl)
             names = ["normjit", "eager", "compile", "compile-maxat", "liger", "flashinfer"]
             refs = ["ref-copy", "ref-launch"]
             if header is None:
-                header = names + refs
+                header = names + (["normjit-nopdl"] if a.normjit_nopdl else []) + refs
                 print("| shape | " + " | ".join(f"{n} µs" for n in header) +
                       " | best peer | normjit / best | copy / best | normjit % copy |")
                 print("|---|" + "---:|" * (len(header) + 4))
