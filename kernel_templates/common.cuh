@@ -100,10 +100,10 @@ template <bool kLast> __device__ __forceinline__ u64 l2_policy() {
   return policy;
 }
 
-// kPolicy: 0-2 as above; 3 evict-last and 4 evict-first, each in both L1 and L2. The L1 hint
-// matters: a re-read row's first read kept evict-last in L1 as well ran 0.5-1.6 % faster at
-// 8192-32768 rows of 4096-8192 than the L2 hint alone (thirteenth run, hints-ab.txt), what
-// torch.compile's looped reductions emit.
+// kPolicy: 0-2 as above; 3 evict-last and 4 evict-first, each in both L1 and L2, as
+// torch.compile's looped reductions emit them. The L1 half matters: with it a re-read row ran
+// 0.5-1.6 % faster at 8192-32768 rows of 4096-8192 elements, and 1.7-1.8 % at 8192-32768 rows
+// of 16384, where it now beats holding the row (thirteenth run, hints-ab.txt, weight-ab.txt).
 #define NORMJIT_LD_HINTED(EVICT)                                                                    \
   if constexpr (sizeof(C) == 16) {                                                                  \
     asm volatile("ld.global.L1::" EVICT ".L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"        \
@@ -176,10 +176,15 @@ template <class T, int N> struct Packed {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = src[i];
   }
-  // Load of parameters (weights) that every row reads: evict-last in L1 and L2, so they outlast
-  // the activations streaming past. Against ld.global.nc: 2048 x 16384 (the weight read after
-  // the reduction) 33.6 against 34.6 us, elsewhere within +-0.5 % (thirteenth run, hints-ab.txt).
-  __device__ __forceinline__ void load_cached(const T* p) { load_act<3>(p); }
+  // Cached load of parameters (weights) that every row reads. Not with load_chunk's evict-last
+  // hints: those loads are asm volatile, which kept ptxas from moving a weight load above the
+  // previous item's output store, and the staged wide rows ran 4-15 % slower (thirteenth run,
+  // weight-ab.txt), though rmsnorm 2048 x 16384 gained 3 %.
+  __device__ __forceinline__ void load_cached(const T* p) {
+    const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
+#pragma unroll
+    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = __ldg(src + i);
+  }
   __device__ __forceinline__ void zero() {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = typename VB::ChunkT();

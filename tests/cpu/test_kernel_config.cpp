@@ -394,8 +394,20 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsRmsnorm - 1).residency == 0);
   CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 256);
   CHECK(pick(kBulkRowsRmsnorm).residency == 2);
-  p.hidden = 16384;  // measured without gain
+  // Rows of 2048 vectors in a 16-bit type: late weight on 256 threads below kBulkRowsRmsnorm,
+  // re-read on 512 threads (4 items) from there; fp32 rows of 2048 vectors are not re-read.
+  p.hidden = 16384;
+  CHECK(pick(kBulkRowsRmsnorm - 1).residency == 1);
+  CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 256);
+  CHECK(pick(kBulkRowsRmsnorm).residency == 2);
+  CHECK(pick(kBulkRowsRmsnorm).loads == 3);
+  CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 512);
+  CHECK(pick(1 << 20).residency == 2);
+  p.dtype = DType::f32;
+  p.hidden = 8192;
   CHECK(pick(1 << 20).residency != 2);
+  p.dtype = DType::bf16;
+  p.hidden = 16384;
   p.op = Op::fused_add_rmsnorm;
   // Rows of 2048 vectors: held on 512 threads with plain loads below kStreamRowsFusedAdd rows,
   // streamed on 1024 threads from there.
