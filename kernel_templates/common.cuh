@@ -177,9 +177,9 @@ template <class T, int N> struct Packed {
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = src[i];
   }
   // Cached load of parameters (weights) that every row reads. Not with load_chunk's evict-last
-  // hints: those loads are asm volatile, which kept ptxas from moving a weight load above the
-  // previous item's output store, and the staged wide rows ran 4-15 % slower (thirteenth run,
-  // weight-ab.txt), though rmsnorm 2048 x 16384 gained 3 %.
+  // hints in general: those loads are asm volatile, which kept ptxas from moving a weight load
+  // above the previous item's output store, and the staged wide rows ran 4-15 % slower
+  // (thirteenth run, weight-ab.txt); rms_norm.cuh takes them for the late weight only.
   __device__ __forceinline__ void load_cached(const T* p) {
     const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
 #pragma unroll

@@ -254,6 +254,11 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
       }
       Packed<W, kVec> wl;
       if constexpr (kEarlyWeight) wl = ws[it];
+      // A row held in registers on one CTA (residency 1) reads the weight after the reduction
+      // evict-last in L1 and L2: rmsnorm 2048 x 16384 33.57 against 34.59 us (H200, same run;
+      // thirteenth run, weight-ab.txt). Only there: it cost 4-15 % on cluster rows and 5 % on the
+      // fused add holding the weight (512 x 16384), and changed nothing on re-read rows.
+      else if constexpr (Cfg::kResidency == 1 && kCluster == 1) wl.template load_act<3>(w + col_of(it));
       else wl.load_cached(w + col_of(it));
       float y[kVec];
 #pragma unroll
