@@ -4,13 +4,31 @@ eviction policies and loops) and the launch config each autotuner kept (XBLOCK, 
 num_warps, num_stages), default and max-autotune. On the GPU machine:
 
   python3 scripts/peers/inductor_kernels.py [--shapes rms:32768x8192,fused:32768x4096]
+      [--launches] [--ptx-dir DIR]
+
+--launches profiles one call of each compiled function and prints the grid, block and registers
+per thread of every kernel it ran: which of the autotuner's configs actually runs. --ptx-dir
+copies the PTX and metadata of every Triton kernel compiled (a fresh TRITON_CACHE_DIR is set
+up before torch loads, so the directory holds this run's kernels only).
 """
 import argparse
 import gc
+import glob
+import json
+import os
+import shutil
+import sys
+import tempfile
 
-import torch
-import torch.nn.functional as F
-from torch._inductor.utils import run_and_get_code
+# --ptx-dir wants this run's kernels only: a fresh Triton cache, set before torch (and Triton)
+# load, and no inductor cache serving kernels compiled by an earlier run.
+if any(arg.startswith("--ptx-dir") for arg in sys.argv):
+    os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()
+    os.environ["TORCHINDUCTOR_FORCE_DISABLE_CACHES"] = "1"
+
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+from torch._inductor.utils import run_and_get_code  # noqa: E402
 
 KEEP = ("@triton", "def triton", "tl.load", "tl.store", "XBLOCK", "R0_BLOCK", "RBLOCK", "num_warps",
         "for r0_offset", "for roffset", "eviction", ".run(")
@@ -35,11 +53,30 @@ def kept_configs():
     return out
 
 
+def print_launches(fn, args, label):
+    """Grid, block and registers of every kernel one call of fn runs (from the profiler's trace)."""
+    from torch.profiler import ProfilerActivity, profile
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn(*args)
+        torch.cuda.synchronize()
+    with tempfile.NamedTemporaryFile(suffix=".json") as tr:
+        prof.export_chrome_trace(tr.name)
+        events = json.load(open(tr.name))["traceEvents"]
+    for e in events:
+        if e.get("cat") == "kernel":
+            g = e.get("args", {})
+            print(f"launch: {label}: {e['name']} grid {g.get('grid')} block {g.get('block')} "
+                  f"registers {g.get('registers per thread')} shared {g.get('shared memory')} "
+                  f"profiled {e.get('dur')} us", flush=True)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shapes", default="rms:32768x4096,rms:32768x8192,rms:32768x16384,rms:8192x8192,"
                                         "fused:32768x4096,fused:32768x8192")
     ap.add_argument("--modes", default="default,max-autotune-no-cudagraphs")
+    ap.add_argument("--launches", action="store_true", help="print each kernel's grid, block and registers")
+    ap.add_argument("--ptx-dir", default="", help="copy the PTX of every Triton kernel compiled here")
     a = ap.parse_args()
     for item in a.shapes.split(","):
         kind, shape = item.split(":")
@@ -64,6 +101,15 @@ def main():
                 print("\n".join(l for l in c.splitlines() if any(k in l for k in KEEP)))
             for name, cfg in kept_configs():
                 print(f"kept config: {name}: {cfg}", flush=True)
+            if a.launches:
+                print_launches(fn, (x, r, w), f"{kind} {T}x{H} {mode}")
+    if a.ptx_dir:
+        os.makedirs(a.ptx_dir, exist_ok=True)
+        for meta in glob.glob(os.environ["TRITON_CACHE_DIR"] + "/*/*.json"):
+            d = os.path.dirname(meta)
+            for f in glob.glob(d + "/*.ptx") + [meta]:
+                shutil.copy(f, os.path.join(a.ptx_dir, f"{os.path.basename(d)[:10]}-{os.path.basename(f)}"))
+        print(f"PTX and metadata in {a.ptx_dir} (num_warps, num_stages and shared bytes in each .json)")
 
 
 if __name__ == "__main__":
