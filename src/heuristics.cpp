@@ -183,9 +183,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Fewer rows than kBulkRows* are latency-bound, where the second L2 trip would add to it.
   // Since the hinted loads carry L1 eviction priorities as well, rmsnorm rows of 2048 16-byte
   // vectors (hidden 16384 in 16-bit types) re-read on 512 threads (4 items each) beat holding
-  // them: H200, bf16, median us, held t512 / re-read t512, 128.83 against 131.01 (8192 rows) and
-  // 500.42 against 509.89 (32768) in one run; t1024 re-reading 2 items ran 133.7 and 522.4
-  // (thirteenth run, weight-ab.txt, forced.txt). fp32 rows of 2048 vectors were not measured.
+  // them: H200, bf16, median us, same run, held t512 130.59 / 509.34 (8192 / 32768 rows), re-read
+  // t512 128.13 / 498.75, t1024 re-reading 2 items 133.73 / 522.37 (thirteenth run, forced.txt);
+  // re-read t512 with the L2 hint alone 131.01 / 509.89 (weight-ab.txt). fp32 rows of 2048
+  // vectors were not measured.
   const bool wide_reread = !info.residual && vectors == 2048 && dtype_size(c.input_dtype) == 2;
   const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && (vectors == 1024 || vectors == 256)
                                   : p.rows >= kBulkRowsRmsnorm && vectors > 256 && (vectors <= 1024 || wide_reread);
