@@ -166,8 +166,8 @@ extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uin
 #endif
   for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) dst[i] = src[i];
 })", "pdl_copy") {}
-  // Copies `bytes` (a multiple of 16) from src to dst on s.
-  void operator()(CUdeviceptr src, CUdeviceptr dst, size_t bytes, bool pdl, CUstream s) const {
+  // Copies `bytes` (a multiple of 16) from src to dst on s, launched with PDL.
+  void operator()(CUdeviceptr src, CUdeviceptr dst, size_t bytes, CUstream s) const {
     unsigned n = unsigned(bytes / 16);
     void* args[] = {&src, &dst, &n};
     CUlaunchAttribute attr{};
@@ -181,7 +181,7 @@ extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uin
     lc.blockDimY = lc.blockDimZ = 1;
     lc.hStream = s;
     lc.attrs = &attr;
-    lc.numAttrs = pdl ? 1 : 0;
+    lc.numAttrs = 1;
     kernel_.launch(lc, args, "pdl_copy");
   }
 
@@ -668,7 +668,7 @@ int run_latency(const std::string& config) {
     const size_t bytes = size_t(rows * hidden * 2) * (op == Op::fused_add_rmsnorm ? 2 : 1);
     Buffer src(bytes), dst(bytes);
     check(d.cuMemsetD8(src.p, 0x3c, bytes), "memset");
-    return per_graph_launch([&] { copy_kernel(src.p, dst.p, bytes, true, s); });
+    return per_graph_launch([&] { copy_kernel(src.p, dst.p, bytes, s); });
   };
   if (misfit.empty()) {
     g_pdl = graph_us(Op::rmsnorm, 1, 4096, true);
