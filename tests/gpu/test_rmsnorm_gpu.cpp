@@ -336,6 +336,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
                            Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kStreamRowsFusedAdd},
                            Switch{Op::rmsnorm, 16384, normjit::detail::kLateWeightRows},
+                           Switch{Op::rmsnorm, 16384, normjit::detail::kBulkRowsRmsnorm},  // re-read, L1 hints
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kKeepOutRows},
                            Switch{Op::gemma_fused_add_rmsnorm, 4096, normjit::detail::kKeepOutRows},
                            Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
