@@ -30,10 +30,21 @@ __device__ __forceinline__ float row_sum(float v, float* smem) {
     if ((threadIdx.x & 31) == 0) smem[warp] = v;
     __syncthreads();
     const float* mine = smem + (warp / kWarps) * kWarps;
-    float s = 0.f;
+    if constexpr (kWarps == 32) {
+      // A 1024-thread row: each lane reads one warp sum and the warp adds them by shuffles (a
+      // butterfly leaves the same bits in every lane). Every thread reading all 32 sums moved
+      // 4 KiB per warp from shared memory into registers, 128 KiB per row, through the same
+      // pipe as the row's loads: the rmsnorm re-read of 16384 on 1024 threads ran 4.5 % faster
+      // without it (H200, fourteenth run, reduce-ab.txt). Fewer warps keep the serial sum: on
+      // 512 threads the shuffles saved ptxas two registers, a fourth CTA per SM fit, and the
+      // re-read of 16384 ran 2-4 % slower for it.
+      v = warp_group_sum<32>(mine[threadIdx.x & 31]);
+    } else {
+      float s = 0.f;
 #pragma unroll
-    for (int w = 0; w < kWarps; ++w) s += mine[w];
-    v = s;
+      for (int w = 0; w < kWarps; ++w) s += mine[w];
+      v = s;
+    }
   }
   return v;
 }
