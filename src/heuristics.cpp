@@ -134,7 +134,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // (docs/results/h200-2026-11-30-s8/ab-16384-t256lw.txt).
   if (!info.residual && vectors == 2048 && p.rows >= kLateWeightRows && p.rows < kBulkRowsRmsnorm) tpr = 256;
   c.threads_per_row = tpr;
-  // Small rows share a block so that a block has at least 128 threads.
+  // Small rows share a block so that a block has at least 128 threads; rows of >= 128 threads
+  // get a block each. More rows per block lost wherever timed (H200, bf16, 8192 / 32768 rows,
+  // us): hidden 2048 rmsnorm t128 1 row 18.37 / 64.16, 2 rows 18.37 / 64.35, 4 rows 18.88 /
+  // 66.14 (torch.compile max-autotune's shape there), 8 rows 24.80 / 89.38; hidden 4096 t256
+  // re-read 1 row 32.61 / 125.09, 2 rows 40.00 / 152.99 (fourteenth run, rpb.txt).
   c.rows_per_block = tpr >= 128 || c.cluster > 1 ? 1 : 128 / tpr;
   // Without a cluster (sm_80; sm_90+ takes the 4-CTA cluster above), a few rows of 1024 vectors
   // (hidden 8192) written out of place: two CTAs share each row, each
@@ -185,8 +189,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // vectors (hidden 16384 in 16-bit types) re-read on 512 threads (4 items each) beat holding
   // them: H200, bf16, median us, same run, held t512 130.59 / 509.34 (8192 / 32768 rows), re-read
   // t512 128.13 / 498.75, t1024 re-reading 2 items 133.73 / 522.37 (thirteenth run, forced.txt);
-  // re-read t512 with the L2 hint alone 131.01 / 509.89 (weight-ab.txt). fp32 rows of 2048
-  // vectors were not measured.
+  // re-read t512 with the L2 hint alone 131.01 / 509.89 (weight-ab.txt). Since 1024-thread rows
+  // reduce their warp sums by shuffles (reduce.cuh), t1024 runs 128.90 / 505.41 against t512's
+  // 128.70 / 500.74 (fourteenth run, reduce-ab.txt): t512 stays. fp32 rows of 2048 vectors were
+  // not measured.
   const bool wide_reread = !info.residual && vectors == 2048 && dtype_size(c.input_dtype) == 2;
   const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && (vectors == 1024 || vectors == 256)
                                   : p.rows >= kBulkRowsRmsnorm && vectors > 256 && (vectors <= 1024 || wide_reread);
