@@ -11,6 +11,8 @@ land in build-tmp/tpl14-*, which template_ab.py and sass_diff.sh take as NAME=DI
     prev     e06f047 unchanged (call 4's baseline)
   From e595b59 (shuffles for 32 warps):
     k16      shuffles from 16 warps on (lanes past the warp count add zeros, lane 0 broadcasts)
+    k16pad   k16 + 3200 bytes of padding in the reduction's static shared memory (call 7: with a
+             16 KiB carveout, 3 CTAs of 512 threads fit an SM, not 4)
 """
 import os, shutil, subprocess
 root = subprocess.check_output(["git", "rev-parse", "--show-toplevel"], text=True).strip()
@@ -64,4 +66,10 @@ mk("k16", "e595b59", [("reduce.cuh", '''      v = warp_group_sum<32>(mine[thread
       const int lane = threadIdx.x & 31;
       v = __shfl_sync(0xffffffffu, warp_group_sum<kWarps>(lane < kWarps ? mine[lane] : 0.f), 0);
     } else {''')])
+shutil.rmtree(f"{root}/build-tmp/tpl14-k16pad", ignore_errors=True)
+shutil.copytree(f"{root}/build-tmp/tpl14-k16", f"{root}/build-tmp/tpl14-k16pad")
+p = f"{root}/build-tmp/tpl14-k16pad/rms_norm.cuh"; s = open(p).read()
+old = "__shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats];"
+assert old in s
+open(p, "w").write(s.replace(old, "__shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats + 800];  // EXPERIMENT: 3200-byte pad"))
 print("variants in build-tmp/tpl14-*")
