@@ -1,0 +1,71 @@
+"""scripts/peers/targets.py, the reader of the side-by-side table's CSV: needs neither torch nor the
+library, so it runs everywhere."""
+
+import importlib.util
+import math
+import os
+
+import pytest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(REPO, "scripts", "peers", "targets.py")
+
+
+@pytest.fixture(scope="module")
+def targets():
+    spec = importlib.util.spec_from_file_location("normjit_targets", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def write_csv(path, rows):
+    with open(path, "w") as f:
+        f.write("op,shape,candidate,us,gbs,pct_copy\n")
+        for op, shape, cand, us, pct in rows:
+            f.write(f"{op},{shape},{cand},{us},0,{pct}\n")
+
+
+def test_moved_bytes_counts_rows_residual_and_weight(targets):
+    assert targets.moved_bytes("rmsnorm", "8192x2048") == 2 * 8192 * 2048 * 2 + 2 * 2048
+    assert targets.moved_bytes("fused_add_rmsnorm", "2048x4096") == 4 * 2048 * 4096 * 2 + 2 * 4096
+    # Per-head rows: tokens x heads rows of head_dim.
+    assert targets.moved_bytes("rmsnorm_3d", "4608x48x128") == 2 * 4608 * 48 * 128 * 2 + 2 * 128
+
+
+def test_summary_of_a_small_table(targets, tmp_path):
+    path = tmp_path / "t.csv"
+    write_csv(path, [
+        # decode size, normjit ahead of Liger (0.9); the references are not peers
+        ("rmsnorm", "1x4096", "normjit", 4.5, 0.1), ("rmsnorm", "1x4096", "liger", 5.0, 0.1),
+        ("rmsnorm", "1x4096", "ref-copy", 1.0, 0.1),
+        # 64 MiB + 4 KiB move, normjit behind max-autotune by 5 %, at 96 % of copy
+        ("rmsnorm", "8192x2048", "normjit", 21.0, 96.0), ("rmsnorm", "8192x2048", "compile-maxat", 20.0, 99.0),
+        ("rmsnorm", "8192x2048", "eager", 30.0, 60.0),
+        # fused add, >= 64 MiB, ahead (0.98), at 98 % of copy; a peer that failed its check is absent
+        ("fused_add_rmsnorm", "32768x4096", "normjit", 49.0, 98.0),
+        ("fused_add_rmsnorm", "32768x4096", "liger", 50.0, 97.0),
+        # no peer timed: not counted
+        ("fused_add_rmsnorm", "1x2048", "normjit", 4.0, 0.1),
+    ])
+    s = targets.summarize(targets.load(path))
+    assert s["shapes"] == 3
+    assert s["geomean"] == pytest.approx((0.9 * 1.05 * 0.98) ** (1 / 3))
+    assert s["tokens_1_128"] == pytest.approx(0.9)
+    assert s["tokens_512_up"] == pytest.approx(math.sqrt(1.05 * 0.98))
+    assert s["by_op"]["rmsnorm"] == (2, pytest.approx(math.sqrt(0.9 * 1.05)))
+    assert [(op, shape, best) for op, shape, best, _ in s["behind"]] == [("rmsnorm", "8192x2048", "compile-maxat")]
+    assert [(op, shape) for op, shape, _ in s["big"]] == [("rmsnorm", "8192x2048"), ("fused_add_rmsnorm", "32768x4096")]
+    assert s["big_at_target"] == 1
+
+
+def test_main_prints_both_tables_and_the_comparison(targets, tmp_path, capsys):
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    write_csv(a, [("rmsnorm", "1x4096", "normjit", 4.5, 0.1), ("rmsnorm", "1x4096", "liger", 5.0, 0.1)])
+    write_csv(b, [("rmsnorm", "1x4096", "normjit", 5.5, 0.1), ("rmsnorm", "1x4096", "liger", 5.0, 0.1)])
+    assert targets.main([str(a), str(b)]) == 0
+    out = capsys.readouterr().out
+    assert "geomean normjit / fastest peer 0.900 over 1 shapes" in out
+    assert "behind: 1 shapes, 1 by more than 2 %" in out
+    assert "| rmsnorm | 1x4096 | 4.50 | 5.50 | 0.900 | 1.100 |" in out
+    assert targets.main([]) == 2

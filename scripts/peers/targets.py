@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Issue 4's target figures from the CSV that scripts/peers_bench.py writes (--csv). Needs no GPU
+and no torch, so a table can be read anywhere:
+
+  python3 scripts/peers/targets.py TABLE.csv [OTHER.csv]
+
+For each CSV: the geometric mean of normjit / fastest peer over all shapes, per op and per token
+class (1-128 tokens, the launch-bound decode sizes; 512 and more, the bandwidth-bound ones); the
+shapes where a peer is faster, and those behind by more than 2 %; and target 2's first half, the
+shapes that move at least 64 MiB and how many of them normjit runs at >= 97 % of the copy ceiling
+measured in the same process. With a second CSV (another run, another commit) every shape's
+normjit time and ratio are printed side by side.
+"""
+import csv
+import math
+import sys
+
+PEERS = ("eager", "compile", "compile-maxat", "liger", "flashinfer")
+BIG_BYTES = 64 * 2**20  # target 2: ">= 64 MiB move"
+COPY_TARGET = 97.0      # target 2: ">= 97 % of the copy bandwidth"
+BEHIND_BY = 1.02        # the tables mark "behind by more than 2 %" separately
+
+
+def moved_bytes(op, shape):
+    """Bytes an op must move for a shape "T x H" or "T x heads x D" (bf16), as peers_bench.py counts
+    them: rmsnorm reads and writes each row, the fused add also reads and writes the residual, and
+    both read the weight once."""
+    dims = [int(d) for d in shape.split("x")]
+    hidden, rows = dims[-1], math.prod(dims[:-1])
+    return rows * hidden * 2 * (4 if "fused" in op else 2) + 2 * hidden
+
+
+def load(path):
+    """{(op, shape): {candidate: (us, % of copy)}} in the CSV's order."""
+    table = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            table.setdefault((r["op"], r["shape"]), {})[r["candidate"]] = (float(r["us"]), float(r["pct_copy"]))
+    return table
+
+
+def ratio(row):
+    """normjit / fastest peer, and that peer's name; None where normjit or every peer is missing."""
+    peers = {c: row[c][0] for c in PEERS if c in row}
+    if "normjit" not in row or not peers:
+        return None
+    best = min(peers, key=peers.get)
+    return row["normjit"][0] / peers[best], best
+
+
+def geomean(values):
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else float("nan")
+
+
+def summarize(table):
+    """The target figures of one table, as a dict (see the module docstring)."""
+    ratios, by_op, small, large, behind, big = [], {}, [], [], [], []
+    for (op, shape), row in table.items():
+        rb = ratio(row)
+        if rb is None:
+            continue
+        r, best = rb
+        ratios.append(r)
+        by_op.setdefault(op, []).append(r)
+        (small if int(shape.split("x")[0]) <= 128 else large).append(r)
+        if r > 1:
+            behind.append((op, shape, best, r))
+        if moved_bytes(op, shape) >= BIG_BYTES:
+            big.append((op, shape, row["normjit"][1]))
+    return {
+        "shapes": len(ratios),
+        "geomean": geomean(ratios),
+        "by_op": {op: (len(rs), geomean(rs)) for op, rs in by_op.items()},
+        "tokens_1_128": geomean(small),
+        "tokens_512_up": geomean(large),
+        "behind": behind,
+        "big": big,
+        "big_at_target": sum(pct >= COPY_TARGET for _, _, pct in big),
+    }
+
+
+def report(path, s):
+    print(f"{path}: geomean normjit / fastest peer {s['geomean']:.3f} over {s['shapes']} shapes "
+          f"(tokens 1-128 {s['tokens_1_128']:.3f}, 512 and more {s['tokens_512_up']:.3f})")
+    for op, (n, g) in s["by_op"].items():
+        print(f"  {op}: {g:.3f} over {n} shapes")
+    far = [b for b in s["behind"] if b[3] > BEHIND_BY]
+    print(f"  behind: {len(s['behind'])} shapes, {len(far)} by more than {100 * (BEHIND_BY - 1):.0f} %")
+    for op, shape, best, r in s["behind"]:
+        print(f"    {op} {shape}: {r:.3f} of {best}")
+    print(f"  >= {COPY_TARGET:.0f} % of copy where >= 64 MiB move: {s['big_at_target']} of {len(s['big'])}")
+    for op, shape, pct in s["big"]:
+        if pct < COPY_TARGET:
+            print(f"    {op} {shape}: {pct:.1f} %")
+
+
+def compare(a, b):
+    print("| op | shape | normjit µs A | normjit µs B | ratio A | ratio B |")
+    print("|---|---|---:|---:|---:|---:|")
+    for key, row in a.items():
+        if key not in b:
+            continue
+        ra, rb = ratio(row), ratio(b[key])
+        if ra is None or rb is None:
+            continue
+        print(f"| {key[0]} | {key[1]} | {row['normjit'][0]:.2f} | {b[key]['normjit'][0]:.2f} | {ra[0]:.3f} | {rb[0]:.3f} |")
+
+
+def main(argv):
+    if not 1 <= len(argv) <= 2:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    tables = [load(p) for p in argv]
+    for path, table in zip(argv, tables):
+        report(path, summarize(table))
+    if len(tables) == 2:
+        print()
+        compare(*tables)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
