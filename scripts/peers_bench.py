@@ -37,6 +37,10 @@ import types
 import torch
 import torch.nn.functional as F
 
+# The bytes an op must move and the geometric mean, shared with the CSV reader (no torch there).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
+from targets import geomean, moved_bytes  # noqa: E402
+
 DT = torch.bfloat16
 EPS = 1e-6
 SM_HZ = 1.98e9  # torch.cuda._sleep counts SM cycles; the H200 runs at 1980 MHz under load
@@ -338,7 +342,7 @@ def main():
                       " | best peer | normjit / best | copy / best | normjit % copy |")
                 print("|---|" + "---:|" * (len(header) + 4))
             w, w1 = make_weight(op, H)
-            nbytes = rows * H * 2 * (4 if fused(op) else 2) + 2 * H
+            nbytes = moved_bytes(op, "x".join(map(str, shape)))
             passed = {}
             for name, fn in cands.items():
                 try:
@@ -371,17 +375,16 @@ def main():
             print(f"| {'×'.join(map(str, shape))} | {cells} | {best} | {ratio:.3f}{mark} | {floor:.3f} | {pct:.1f} % |",
                   flush=True)
     print()
-    geo = lambda rs: math.exp(sum(map(math.log, rs)) / len(rs))  # noqa: E731
     allr, allf = [], []
     for op, rs in ratios.items():
         allr += rs
         allf += floors[op]
-        print(f"{op}: geomean normjit / fastest peer {geo(rs):.3f} over {len(rs)} shapes; "
+        print(f"{op}: geomean normjit / fastest peer {geomean(rs):.3f} over {len(rs)} shapes; "
               f"worst {max(rs):.3f}; shapes behind: {sum(r > 1 for r in rs)}; "
-              f"same-bytes copy / fastest peer {geo(floors[op]):.3f}")
+              f"same-bytes copy / fastest peer {geomean(floors[op]):.3f}")
     if allr:
-        print(f"all: geomean normjit / fastest peer {geo(allr):.3f} over {len(allr)} shapes; "
-              f"same-bytes copy / fastest peer {geo(allf):.3f}")
+        print(f"all: geomean normjit / fastest peer {geomean(allr):.3f} over {len(allr)} shapes; "
+              f"same-bytes copy / fastest peer {geomean(allf):.3f}")
     return 0
 
 
