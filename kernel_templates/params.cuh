@@ -31,4 +31,8 @@ struct NormParams {
 // dependent's griddepcontrol.wait still waits for this grid to complete and flush its writes.
 constexpr int kFlagEarlyTrigger = 1;
 
+// Never set by the host: `flags & kFlagNeverSet` is a zero the compiler cannot fold, for a data
+// dependence that costs no arithmetic (rms_norm.cuh: kPinWeight).
+constexpr int kFlagNeverSet = 1 << 30;
+
 }  // namespace normjit

@@ -29,6 +29,7 @@
 //   kWeightFirst (residency 0: the weight is loaded before the PDL wait; the host picks it only
 //   when the caller promised that nothing in flight writes the weight)
 //   kKeepOut (output stores with an L2 evict-last hint)
+//   kPinWeight (residency 0: the weight loads are issued before the row's data is used)
 #pragma once
 #include "reduce.cuh"
 
@@ -100,6 +101,8 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
   // threads, fewer blocks per SM) and a fused-add schedule with a residual load behind a
   // residual store (sm_90a SASS).
   static_assert(!Cfg::kWeightFirst || Cfg::kResidency == 0, "weight first: a weight held in registers");
+  static_assert(!Cfg::kPinWeight || (kEarlyWeight && !Cfg::kWeightFirst && !(Cfg::kResidual && Cfg::kStores == 1)),
+                "pin weight: the weight loaded with a held row, every load before the first residual store");
   auto load_weight = [&](int it) {
     if (!in_row(it) || !owned(it)) ws[it].zero();
     else if constexpr (Cfg::kWeightFirst) ws[it].template load_act<0>(w + col_of(it));
@@ -198,6 +201,16 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
         for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
         if (active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), hs[it]);
       }
+    }
+    // kPinWeight: each item's first word takes `| (weight word & 0)` with a zero the compiler
+    // cannot fold, so its use waits for the weight as well as the row. Without it ptxas moved
+    // read-only weight loads after instructions that wait for the row (sm_90a SASS of the held
+    // kernels of hidden 2048-8192: the weight then left DRAM a round trip late), and the pinned
+    // kernels ran up to 8 % faster at 512-2048 rows (heuristics.cpp: pin_weight).
+    if constexpr (Cfg::kPinWeight) {
+      const u32 zero = u32(p.flags) & u32(kFlagNeverSet);
+#pragma unroll
+      for (int it = 0; it < kItems; ++it) xs[it].u.w[0] |= ws[it].u.w[0] & zero;
     }
     if constexpr (Cfg::kResidual && !kPerItem) {
 #pragma unroll

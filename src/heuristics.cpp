@@ -312,6 +312,20 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 125.95/127.17, 125.86/126.98). rmsnorm's output did not gain from it (8192 x 4096:
   // 33.12/33.44, 32768 x 4096: 125.6/130.2; store-keep-ab.txt).
   c.keep_out = info.residual && p.rows >= kKeepOutRows && row_vectors >= 512 && row_vectors <= 2048;
+  // From kPinWeightRows rows a row held with its weight in one CTA pins the weight loads ahead of
+  // the row's first use (KernelConfig::pin_weight): ptxas had scheduled them after the row's
+  // arithmetic waited for the row (sm_90a SASS of the held kernels of hidden 2048-8192), or the
+  // weight behind the row. H200, bf16, isolated calls (L2 cleared), median us, default / pinned,
+  // separate processes in one run (fifteenth run, pin-ab.txt; a second default run within 1.6 %):
+  // rmsnorm 2048 x 2048 8.32/7.65, 2048 x 4096 12.00/11.30, 512 x 4096 6.24/6.08, 2048 x 8192
+  // 18.75/18.34, 512 x 16384 12.03/11.87, 2048 x 16384 34.11/33.50; fused add 2048 x 2048
+  // 11.46/11.20, 512 x 8192 11.97/11.58; 8192-32768 rows within +-1 % (pin-bulk.txt). Not for
+  // fewer rows: within +-2 % isolated at 1-128 rows, and slower per launch in CUDA graphs, where
+  // the weight comes from L2 (128 rows, us: fused add 2048 1.53/1.63, rmsnorm 8192 1.87/1.94,
+  // 16384 2.71/2.87; pin-latency.txt). Clusters, split rows and several rows per block were not
+  // timed pinned.
+  c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
+                 p.rows >= kPinWeightRows;
   return c;
 }
 

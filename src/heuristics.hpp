@@ -33,17 +33,20 @@ constexpr std::int64_t kLateWeightRows = 1024;
 // Row count from which the fused add's output stores carry an L2 evict-last hint
 // (KernelConfig::keep_out; rows of 512-2048 vectors, choose_rms_norm).
 constexpr std::int64_t kKeepOutRows = 2048;
+// Row count from which a row held in registers with its weight, one row per CTA and no cluster,
+// pins the weight loads ahead of the row's first use (KernelConfig::pin_weight, choose_rms_norm).
+constexpr std::int64_t kPinWeightRows = 256;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
-// changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kLateWeightRows, kKeepOutRows and the thresholds below, which
+// changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows, kKeepOutRows and the thresholds below, which
 // are all >= 8192 except kBulkRowsWide (512); rows of more than 2048 vectors, the only ones that
 // switch there, do not switch at kLateWeightRows or kKeepOutRows, so kLateWeightRows stands for
 // their many-rows kernel. A CPU test checks that any row count's kernel is one of these.
-constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kLateWeightRows, kKeepOutRows,
-                                         std::int64_t(1) << 40};
+constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
+                                         kKeepOutRows, std::int64_t(1) << 40};
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;

@@ -17,6 +17,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          rows_per_block == o.rows_per_block && cluster == o.cluster && split == o.split &&
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
          stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
+         pin_weight == o.pin_weight &&
          arch == o.arch;
 }
 
@@ -25,7 +26,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
   const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
                           std::uint64_t(c.rank3) << 32 | std::uint64_t(c.weight_first) << 33 |
-                          std::uint64_t(c.keep_out) << 34 |
+                          std::uint64_t(c.keep_out) << 34 | std::uint64_t(c.pin_weight) << 35 |
                           std::uint64_t(c.residency) << 36 |
                           std::uint64_t(c.arch.cc) << 40 | std::uint64_t(c.min_blocks & 0xff) << 52 |
                           std::uint64_t(c.loads & 0xf) << 60;
@@ -39,13 +40,17 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
   return std::size_t(h ^ (h >> 29));
 }
 
+bool pin_weight_applies(const KernelConfig& c) {
+  return c.residency == 0 && !c.weight_first && c.stores == 0;
+}
+
 std::string CacheKey::hex() const { return fmt::format("{:016x}{:016x}", hi, lo); }
 
 std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 7},
+      {"schema", 8},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -63,6 +68,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"stores", stores_name(c.stores)},
       {"weight_first", c.weight_first},
       {"keep_out", c.keep_out},
+      {"pin_weight", c.pin_weight},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -151,6 +157,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.stores != 0) s += "-stitem";
   if (c.weight_first) s += "-wf";
   if (c.keep_out) s += "-keep";
+  if (c.pin_weight) s += "-pw";
   return s;
 }
 

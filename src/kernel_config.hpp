@@ -49,6 +49,11 @@ struct KernelConfig {
   // (typically a GEMM) reads, outlast the input lines in L2, and their write-back to HBM need
   // not happen while this kernel still streams its inputs.
   bool keep_out = false;
+  // A row held in registers with its weight (residency 0, stores after all loads): the row's
+  // first word takes `| (weight word & 0)`, with a zero ptxas cannot fold, so that every weight
+  // load is issued before the row's data is used. Left alone, ptxas schedules read-only weight
+  // loads after the row's arithmetic has waited for its loads (rms_norm.cuh).
+  bool pin_weight = false;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -68,6 +73,11 @@ struct CacheKey {
   std::string hex() const;  // 32 lowercase hex digits
   bool operator==(const CacheKey& o) const { return hi == o.hi && lo == o.lo; }
 };
+
+// Whether KernelConfig::pin_weight can apply to `c`: the weight loaded with a row held in
+// registers (residency 0, not weight_first) and every load issued before the first residual
+// store (stores 0).
+bool pin_weight_applies(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused

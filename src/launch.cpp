@@ -45,6 +45,7 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
     a.value.clusterDim.y = a.value.clusterDim.z = 1;
   }
   out->params = p;
+  static_assert((kFlagEarlyTrigger & kFlagNeverSet) == 0, "kFlagNeverSet must stay clear");
   if (pdl && blocks <= sm_count) out->params.flags |= kFlagEarlyTrigger;
   out->args[0] = &out->params;
 }

@@ -208,6 +208,16 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
     if (o->keep_out > 1) bad(fmt::format("keep_out {}: expected 0 or 1", o->keep_out));
     c.keep_out = o->keep_out == 1;
   }
+  if (o->pin_weight >= 0) {
+    if (o->pin_weight > 1) bad(fmt::format("pin_weight {}: expected 0 or 1", o->pin_weight));
+    if (o->pin_weight == 1 && !pin_weight_applies(c))
+      bad(fmt::format("pin_weight 1 needs the weight loaded with a row held in registers (residency 0, not {}), "
+                      "stores after all loads (stores 0, not {}), and no weight_first",
+                      c.residency, c.stores));
+    c.pin_weight = o->pin_weight == 1;
+  } else if (!pin_weight_applies(c)) {
+    c.pin_weight = false;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -219,8 +219,9 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "split") o.split = v;
     else if (k == "weight_first") o.weight_first = v;
     else if (k == "keep_out") o.keep_out = v;
+    else if (k == "pin_weight") o.pin_weight = v;
     else throw std::runtime_error("bench --config: unknown key " + k +
-                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out)");
+                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out, pin_weight)");
   }
   return o;
 }

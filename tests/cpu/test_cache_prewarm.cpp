@@ -217,10 +217,11 @@ TEST_CASE("cli prewarm: bundled manifest, JSON report, then a dry run shows it c
   const nlohmann::json j = nlohmann::json::parse(r.output);
   CHECK(j.at("manifest") == "llama-3.1-70b");
   // 4 problems at hidden 8192 (heuristics.cpp), each with a kernel for a few rows (a 4-CTA
-  // cluster), one for the rows between (held) and one for many rows (re-read); the two
-  // fused-add problems with a fourth from kKeepOutRows (output kept in L2).
+  // cluster), two for the rows between (held; the weight pinned from kPinWeightRows) and one for
+  // many rows (re-read); the two fused-add problems with a fifth from kKeepOutRows (output kept
+  // in L2).
   const size_t n = kernel_lines(bundled("llama-3.1-70b").problems, 90);
-  CHECK(n == 14);
+  CHECK(n == 18);
   CHECK(j.at("kernels") == n);
   CHECK(j.at("compiled") == n);
   CHECK(j.at("cached") == 0);
@@ -338,17 +339,17 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   r.struct_size = sizeof r;
   REQUIRE(normjit_prewarm_manifest(manifest.c_str(), "sm_90,sm_80", 2, &r) == NORMJIT_SUCCESS);
   CHECK(std::string(normjit_last_error()).empty());
-  // Per arch: rmsnorm and the fused add, each for few and for many rows (re-read rows; per-item
-  // residual stores).
-  CHECK(r.kernels == 8);
-  CHECK(r.compiled + r.cached == 8);
+  // Per arch: rmsnorm and the fused add, each for few rows, from kPinWeightRows (the weight
+  // pinned) and for many rows (re-read rows; per-item residual stores).
+  CHECK(r.kernels == 12);
+  CHECK(r.compiled + r.cached == 12);
   CHECK(r.failed == 0);
   CHECK(r.seconds > 0);
   normjit_prewarm_result again{};
   again.struct_size = sizeof again;
   REQUIRE(normjit_prewarm_manifest(manifest.c_str(), "sm_90,sm_80", 0, &again) == NORMJIT_SUCCESS);
   CHECK(again.compiled == 0);
-  CHECK(again.cached == 8);
+  CHECK(again.cached == 12);
   CHECK(normjit_prewarm_manifest(manifest.c_str(), "sm_90", 1, nullptr) == NORMJIT_SUCCESS);
 
   // A bundled name, found through NORMJIT_MANIFEST_DIR.
@@ -359,9 +360,9 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   ::unsetenv("NORMJIT_MANIFEST_DIR");
   INFO(normjit_last_error());
   CHECK(st == NORMJIT_SUCCESS);
-  // 2 ops x 2 dtypes at 2048 (the fused add: few and many rows), rmsnorm x 2 dtypes x (rank3,
-  // 2-D) at 128.
-  CHECK(q.kernels == 10);
+  // 2 ops x 2 dtypes at 2048 (each also pinned from kPinWeightRows; the fused add: few and many
+  // rows), rmsnorm x 2 dtypes x (rank3, 2-D) at 128.
+  CHECK(q.kernels == 14);
 
   normjit_prewarm_result small{};
   small.struct_size = 4;
@@ -389,7 +390,7 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   const njtest::ProcessResult child = run_with({njtest::self_exe(), "[.c_abi_child]"}, env, limited);
   INFO(child.output);
   CHECK(child.exit_code == 0);
-  CHECK(contains(child.output, fmt::format("CHILD status={} kernels=4 compiled=0 cached=0 failed=4",
+  CHECK(contains(child.output, fmt::format("CHILD status={} kernels=6 compiled=0 cached=0 failed=6",
                                            int(NORMJIT_ERROR_CACHE_WRITE))));
   CHECK(contains(child.output, "compiled but not stored"));
 }

@@ -9,6 +9,7 @@
 
 #include "cpu_test_util.hpp"
 #include "disk_cache.hpp"
+#include "heuristics.hpp"
 #include "kernel_config.hpp"
 #include "normjit/version.hpp"
 #include "nvrtc_compiler.hpp"
@@ -277,7 +278,8 @@ TEST_CASE("cli: prewarm --rows builds only the kernels those row counts use", "[
     return cputest::lines_starting_with(r.output, "sm_80 ");
   };
   // Hidden 8192 on sm_80 (heuristics.cpp): a few rows are shared by two CTAs unless written in
-  // place, many rows are re-read. (sm_90+ puts a few rows on a cluster, in place or not.)
+  // place, rows from kPinWeightRows are held with the weight pinned, many rows are re-read.
+  // (sm_90+ puts a few rows on a cluster, in place or not.)
   ProblemSpec p;
   p.hidden = 8192;
   p.rows = 1;
@@ -286,13 +288,18 @@ TEST_CASE("cli: prewarm --rows builds only the kernels those row counts use", "[
   const std::string few_in_place = slug(choose_config(p, 0, Arch{80}));
   p.rows = 1 << 20;
   const std::string many = slug(choose_config(p, 0, Arch{80}));
+  p.rows = kPinWeightRows;
+  const std::string pinned = slug(choose_config(p, 0, Arch{80}));
   REQUIRE(few != many);
   REQUIRE(few != few_in_place);
+  REQUIRE(contains(pinned, "-pw"));
   const auto any = dry({});
-  REQUIRE(any.size() == 3);
-  CHECK(contains(any[0] + any[1] + any[2], few));
-  CHECK(contains(any[0] + any[1] + any[2], few_in_place));
-  CHECK(contains(any[0] + any[1] + any[2], many));
+  REQUIRE(any.size() == 4);
+  const std::string all = any[0] + any[1] + any[2] + any[3];
+  CHECK(contains(all, few));
+  CHECK(contains(all, few_in_place));
+  CHECK(contains(all, pinned));
+  CHECK(contains(all, many));
   const auto one = dry({"--rows", "1"});
   REQUIRE(one.size() == 2);
   CHECK(contains(one[0] + one[1], few));
@@ -300,6 +307,7 @@ TEST_CASE("cli: prewarm --rows builds only the kernels those row counts use", "[
   CHECK(contains(one[0], "rows=1 "));
   CHECK(dry({"--rows", "1,4,1048576"}).size() == 5);
   CHECK(dry({"--rows", "64"}).size() == 1);
+  CHECK(dry({"--rows", "64,256"}).size() == 2);
   const njtest::ProcessResult bad = cli({"prewarm", "--op", "rmsnorm", "--hidden", "8192", "--rows", "0"}, cache.str());
   CHECK(bad.exit_code != 0);
   CHECK(contains(bad.output, "rows"));
@@ -314,8 +322,9 @@ TEST_CASE("cli: --cache-dir overrides NORMJIT_CACHE_DIR", "[cli]") {
           env_cache.str());
   INFO(r.output);
   CHECK(r.exit_code == 0);
-  CHECK(contains(r.output, "1 compiled"));
-  CHECK(cputest::files_with_extension(flag_cache.path(), ".cubin").size() == 1);
+  // Hidden 2048: one kernel for every row count, and its weight-pinned form from kPinWeightRows.
+  CHECK(contains(r.output, "2 compiled"));
+  CHECK(cputest::files_with_extension(flag_cache.path(), ".cubin").size() == 2);
   CHECK(cputest::files_with_extension(env_cache.path(), ".cubin").empty());
 }
 

@@ -81,14 +81,14 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
   CHECK(canonical_json(golden_config()) ==
         R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
         R"("min_blocks":0,)"
-        R"("op":"rmsnorm","output_dtype":"bf16","rank3":false,"residency":"row+weight",)"
-        R"("rows_per_block":1,"schema":7,"split":1,"stores":"after_loads",)"
+        R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":false,"rank3":false,"residency":"row+weight",)"
+        R"("rows_per_block":1,"schema":8,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16","weight_first":false})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
         R"("min_blocks":2,)"
-        R"("op":"gemma_rmsnorm","output_dtype":"f16","rank3":true,"residency":"reload",)"
-        R"("rows_per_block":4,"schema":7,"split":1,"stores":"after_loads",)"
+        R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":false,"rank3":true,"residency":"reload",)"
+        R"("rows_per_block":4,"schema":8,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":32,"vec":1,"weight_dtype":"f32","weight_first":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -98,7 +98,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "730ffe63a1fdd890e2ab0fdcbc57797a");
+  CHECK(k.hex() == "70f3812a61daff798c14c527f815da8b");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -175,6 +175,8 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"loads=2", [](KernelConfig& c) { c.loads = 2; }},
       {"stores=1", [](KernelConfig& c) { c.stores = 1; }},
       {"weight_first=true", [](KernelConfig& c) { c.weight_first = true; }},
+      {"keep_out=true", [](KernelConfig& c) { c.keep_out = true; }},
+      {"pin_weight=true", [](KernelConfig& c) { c.pin_weight = true; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -221,7 +223,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
   CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
-                                        "output_dtype", "rank3", "residency", "rows_per_block", "schema",
+                                        "output_dtype", "pin_weight", "rank3", "residency", "rows_per_block", "schema",
                                         "split", "stores", "threads_per_row", "vec", "weight_dtype",
                                         "weight_first"});
 }
@@ -769,6 +771,71 @@ TEST_CASE("a few rows whose caller promised a static weight load it before the P
   o.weight_first = 0;
   set_config_override(&o);
   CHECK_FALSE(pick(Op::rmsnorm, 1, true).weight_first);
+  set_config_override(nullptr);
+}
+
+TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of its first use", "[config][heuristics]") {
+  ProblemSpec p;
+  auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, int cc = 90) {
+    p.op = op;
+    p.hidden = hidden;
+    p.rows = rows;
+    return choose_config(p, 0, Arch{cc});
+  };
+  for (Op op : all_ops()) {
+    for (std::int64_t h : {1536, 2048, 3000, 4096, 8192, 16384, 32768}) {
+      for (int cc : {80, 90}) {
+        INFO(op_name(op) << " hidden " << h << " sm_" << cc);
+        // Below the threshold never; from it exactly where it applies to a one-row CTA.
+        CHECK_FALSE(pick(op, h, kPinWeightRows - 1, cc).pin_weight);
+        for (std::int64_t rows : {kPinWeightRows, kLateWeightRows, std::int64_t(1) << 20}) {
+          const KernelConfig c = pick(op, h, rows, cc);
+          INFO(slug(c));
+          CHECK(c.pin_weight == (c.residency == 0 && c.stores == 0 && !c.weight_first && c.cluster == 1 &&
+                                 c.split == 1 && c.rows_per_block == 1));
+          CHECK((slug(c).find("-pw") != std::string::npos) == c.pin_weight);
+          if (c.pin_weight) {
+            // It changes nothing else.
+            KernelConfig plain = c;
+            plain.pin_weight = false;
+            CHECK(plain == pick(op, h, kPinWeightRows - 1, cc));
+          }
+        }
+      }
+    }
+  }
+  // Where the heuristic pins: rows of 256-2048 vectors held in one CTA.
+  CHECK(pick(Op::rmsnorm, 2048, 2048).pin_weight);
+  CHECK(pick(Op::rmsnorm, 4096, 2048).pin_weight);
+  CHECK(pick(Op::fused_add_rmsnorm, 8192, 512).pin_weight);
+  // Not a re-read row, nor one of several rows per block (hidden 512: 4 rows of 32 threads).
+  CHECK_FALSE(pick(Op::rmsnorm, 8192, 1 << 20).pin_weight);
+  CHECK_FALSE(pick(Op::rmsnorm, 512, 2048).pin_weight);
+  // Overrides: on or off where it applies; forced on elsewhere is an error naming the reason.
+  ConfigOverride o;
+  o.pin_weight = 1;
+  set_config_override(&o);
+  CHECK(pick(Op::rmsnorm, 4096, 1).pin_weight);
+  o.residency = 2;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1), Catch::Contains("residency 0, not 2"));
+  o = ConfigOverride{};
+  o.pin_weight = 1;
+  o.stores = 1;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 4096, 1), Catch::Contains("stores 0, not 1"));
+  o = ConfigOverride{};
+  o.pin_weight = 2;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1), Catch::Contains("pin_weight 2: expected 0 or 1"));
+  o = ConfigOverride{};
+  o.pin_weight = 0;
+  set_config_override(&o);
+  CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
+  o = ConfigOverride{};
+  o.residency = 2;  // a reshaped residency drops the heuristic's pin
+  set_config_override(&o);
+  CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
   set_config_override(nullptr);
 }
 

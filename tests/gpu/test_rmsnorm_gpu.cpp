@@ -106,7 +106,7 @@ TEST_CASE("every layout form at a few shapes", "[gpu][rmsnorm]") {
           c.op = op;
           c.dtype = DType::bf16;
           c.weight_dtype = bits & 4 ? DType::f32 : DType::bf16;
-          c.rows = 129;
+          c.rows = bits & 1 ? 300 : 129;  // 300: from kPinWeightRows, the weight pinned where held
           c.hidden = hidden;
           c.form = fused ? OutForm::InPlace : OutForm(form);
           c.strided = bits & 1;
@@ -308,7 +308,7 @@ TEST_CASE("forced configs: output stores with and without the L2 evict-last hint
   }
 }
 
-// Many rows select another kernel than few (heuristics.cpp: kFewRowsMax, kBulkRows*,
+// Many rows select another kernel than few (heuristics.cpp: kFewRowsMax, kPinWeightRows, kBulkRows*,
 // kStreamRowsFusedAdd, kPerItemStoreRows, kLateWeightRows, kKeepOutRows); both sides are
 // checked here at the row counts that select them, with the default configs.
 TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") {
@@ -329,6 +329,14 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 16384, normjit::detail::kTinyRowsMax + 1},
                            Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kTinyRowsMax + 1},
                            Switch{Op::fused_add_rmsnorm, 4096, kFew},
+                           // the weight pinned ahead of the row's first use, in every dtype
+                           Switch{Op::rmsnorm, 2048, normjit::detail::kPinWeightRows},
+                           Switch{Op::rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f16},
+                           Switch{Op::gemma_rmsnorm, 8192, normjit::detail::kPinWeightRows},
+                           Switch{Op::fused_add_rmsnorm, 2048, normjit::detail::kPinWeightRows},
+                           Switch{Op::gemma_fused_add_rmsnorm, 16384, normjit::detail::kPinWeightRows},
+                           Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f32},
+                           Switch{Op::rmsnorm, 1000, normjit::detail::kPinWeightRows},
                            Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::rmsnorm, 4096, kFew},
                            Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
