@@ -36,6 +36,9 @@ constexpr std::int64_t kKeepOutRows = 2048;
 // Row count from which a row held in registers with its weight, one row per CTA and no cluster,
 // pins the weight loads ahead of the row's first use (KernelConfig::pin_weight, choose_rms_norm).
 constexpr std::int64_t kPinWeightRows = 256;
+// Row count from which rmsnorm rows of 2049-4096 16-byte vectors, re-read by one 1024-thread CTA,
+// load with the L1/L2 hints by pass (loads 3, choose_rms_norm). The row class of kKeepOutRows.
+constexpr std::int64_t kHintedWideRows = 2048;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
@@ -45,6 +48,7 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // are all >= 8192 except kBulkRowsWide (512); rows of more than 2048 vectors, the only ones that
 // switch there, do not switch at kLateWeightRows or kKeepOutRows, so kLateWeightRows stands for
 // their many-rows kernel. A CPU test checks that any row count's kernel is one of these.
+static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
                                          kKeepOutRows, std::int64_t(1) << 40};
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of

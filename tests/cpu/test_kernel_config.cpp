@@ -459,6 +459,17 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsWide).cluster == 1);
   CHECK(pick(kBulkRowsWide).residency == 2);
   CHECK(pick(kBulkRowsWide).threads_per_row == 1024);
+  // ... with plain loads, and the L1/L2 hints by pass from kHintedWideRows rows (16-bit only).
+  CHECK(pick(kHintedWideRows - 1).loads == 0);
+  CHECK(pick(kHintedWideRows).loads == 3);
+  CHECK(pick(kHintedWideRows).residency == 2);
+  CHECK(pick(1 << 20).loads == 3);
+  p.dtype = p.weight_dtype = DType::f32;
+  p.hidden = 16384;  // 4096 fp32 vectors: the same layout, not measured with hints
+  CHECK(pick(1 << 20).residency == 2);
+  CHECK(pick(1 << 20).loads == 0);
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 32768;
   // Rows whose CTAs read 32768 vectors or more (kWideReadVectors) go over 16 CTAs of 128 threads
   // on sm_90, with evict-first copies above that; 8 CTAs of 512 elsewhere.
   for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 2}, {131072, 4}, {262144, 16}}) {

@@ -348,6 +348,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kKeepOutRows},
                            Switch{Op::gemma_fused_add_rmsnorm, 4096, normjit::detail::kKeepOutRows},
                            Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
+                           Switch{Op::rmsnorm, 32768, normjit::detail::kHintedWideRows},  // L1/L2 hints
                            Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
