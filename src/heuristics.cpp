@@ -328,10 +328,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 11.46/11.20, 512 x 8192 11.97/11.58; 8192-32768 rows within +-1 % (pin-bulk.txt). Not for
   // fewer rows: within +-2 % isolated at 1-128 rows, and slower per launch in CUDA graphs, where
   // the weight comes from L2 (128 rows, us: fused add 2048 1.53/1.63, rmsnorm 8192 1.87/1.94,
-  // 16384 2.71/2.87; pin-latency.txt). Clusters, split rows and several rows per block were not
-  // timed pinned.
+  // 16384 2.71/2.87; pin-latency.txt). Not the fused add's rows of 2048 vectors either (hidden
+  // 16384, held on 512 threads with the fp32 sum): no gain (19.20/19.17 at 512 rows, 65.98/66.05
+  // at 2048), and ptxas then takes 70 registers, not 64, which leaves one CTA per SM (bounded to
+  // 64 it spills and issues the row's loads late). Clusters, split rows and several rows per
+  // block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
-                 p.rows >= kPinWeightRows;
+                 p.rows >= kPinWeightRows && !(info.residual && vectors == 2048);
   return c;
 }
 

@@ -802,8 +802,9 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
         for (std::int64_t rows : {kPinWeightRows, kLateWeightRows, std::int64_t(1) << 20}) {
           const KernelConfig c = pick(op, h, rows, cc);
           INFO(slug(c));
+          const bool fused_2048 = op_info(op).residual && c.hidden / c.vec == 2048;
           CHECK(c.pin_weight == (c.residency == 0 && c.stores == 0 && !c.weight_first && c.cluster == 1 &&
-                                 c.split == 1 && c.rows_per_block == 1));
+                                 c.split == 1 && c.rows_per_block == 1 && !fused_2048));
           CHECK((slug(c).find("-pw") != std::string::npos) == c.pin_weight);
           if (c.pin_weight) {
             // It changes nothing else.
@@ -822,6 +823,9 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   // Not a re-read row, nor one of several rows per block (hidden 512: 4 rows of 32 threads).
   CHECK_FALSE(pick(Op::rmsnorm, 8192, 1 << 20).pin_weight);
   CHECK_FALSE(pick(Op::rmsnorm, 512, 2048).pin_weight);
+  // Nor the fused add's rows of 2048 vectors (hidden 16384), held at the register limit.
+  CHECK(pick(Op::fused_add_rmsnorm, 16384, 512).residency == 0);
+  CHECK_FALSE(pick(Op::fused_add_rmsnorm, 16384, 512).pin_weight);
   // Overrides: on or off where it applies; forced on elsewhere is an error naming the reason.
   ConfigOverride o;
   o.pin_weight = 1;

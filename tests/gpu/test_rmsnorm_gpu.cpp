@@ -334,7 +334,7 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f16},
                            Switch{Op::gemma_rmsnorm, 8192, normjit::detail::kPinWeightRows},
                            Switch{Op::fused_add_rmsnorm, 2048, normjit::detail::kPinWeightRows},
-                           Switch{Op::gemma_fused_add_rmsnorm, 16384, normjit::detail::kPinWeightRows},
+                           Switch{Op::gemma_fused_add_rmsnorm, 8192, normjit::detail::kPinWeightRows},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::rmsnorm, 1000, normjit::detail::kPinWeightRows},
                            Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
