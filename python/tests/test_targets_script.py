@@ -41,7 +41,7 @@ def test_summary_of_a_small_table(targets, tmp_path):
         ("rmsnorm", "1x4096", "ref-copy", 1.0, 0.1),
         # 64 MiB + 4 KiB move, normjit behind max-autotune by 5 %, at 96 % of copy
         ("rmsnorm", "8192x2048", "normjit", 21.0, 96.0), ("rmsnorm", "8192x2048", "compile-maxat", 20.0, 99.0),
-        ("rmsnorm", "8192x2048", "eager", 30.0, 60.0),
+        ("rmsnorm", "8192x2048", "eager", 30.0, 60.0), ("rmsnorm", "8192x2048", "ref-copy", 20.5, 98.0),
         # fused add, >= 64 MiB, ahead (0.98), at 98 % of copy; a peer that failed its check is absent
         ("fused_add_rmsnorm", "32768x4096", "normjit", 49.0, 98.0),
         ("fused_add_rmsnorm", "32768x4096", "liger", 50.0, 97.0),
@@ -55,8 +55,10 @@ def test_summary_of_a_small_table(targets, tmp_path):
     assert s["tokens_512_up"] == pytest.approx(math.sqrt(1.05 * 0.98))
     assert s["by_op"]["rmsnorm"] == (2, pytest.approx(math.sqrt(0.9 * 1.05)))
     assert [(op, shape, best) for op, shape, best, _ in s["behind"]] == [("rmsnorm", "8192x2048", "compile-maxat")]
-    assert [(op, shape) for op, shape, _ in s["big"]] == [("rmsnorm", "8192x2048"), ("fused_add_rmsnorm", "32768x4096")]
+    assert [(op, shape) for op, shape, *_ in s["big"]] == [("rmsnorm", "8192x2048"), ("fused_add_rmsnorm", "32768x4096")]
     assert s["big_at_target"] == 1
+    # Of the same-bytes copy timed beside it (only where the table has one): 20.5 / 21.0.
+    assert s["big_same_bytes"] == [pytest.approx(100 * 20.5 / 21.0)]
 
 
 def test_main_prints_both_tables_and_the_comparison(targets, tmp_path, capsys):

@@ -8,7 +8,9 @@ For each CSV: the geometric mean of normjit / fastest peer over all shapes, per 
 class (1-128 tokens, the launch-bound decode sizes; 512 and more, the bandwidth-bound ones); the
 shapes where a peer is faster, and those behind by more than 2 %; and target 2's first half, the
 shapes that move at least 64 MiB and how many of them normjit runs at >= 97 % of the copy ceiling
-measured in the same process. With a second CSV (another run, another commit) every shape's
+measured in the same process (a 1 GiB copy), and, where the table has it, of `ref-copy`, one copy
+of the same bytes timed beside each shape (at 64-256 MiB a copy's own launch and tail keep it
+under the 1 GiB ceiling too). With a second CSV (another run, another commit) every shape's
 normjit time and ratio are printed side by side.
 """
 import csv
@@ -66,7 +68,8 @@ def summarize(table):
         if r > 1:
             behind.append((op, shape, best, r))
         if moved_bytes(op, shape) >= BIG_BYTES:
-            big.append((op, shape, row["normjit"][1]))
+            same = 100 * row["ref-copy"][0] / row["normjit"][0] if "ref-copy" in row else None
+            big.append((op, shape, row["normjit"][1], same))
     return {
         "shapes": len(ratios),
         "geomean": geomean(ratios),
@@ -75,7 +78,8 @@ def summarize(table):
         "tokens_512_up": geomean(large),
         "behind": behind,
         "big": big,
-        "big_at_target": sum(pct >= COPY_TARGET for _, _, pct in big),
+        "big_at_target": sum(pct >= COPY_TARGET for _, _, pct, _ in big),
+        "big_same_bytes": [same for *_, same in big if same is not None],
     }
 
 
@@ -89,9 +93,13 @@ def report(path, s):
     for op, shape, best, r in s["behind"]:
         print(f"    {op} {shape}: {r:.3f} of {best}")
     print(f"  >= {COPY_TARGET:.0f} % of copy where >= 64 MiB move: {s['big_at_target']} of {len(s['big'])}")
-    for op, shape, pct in s["big"]:
+    for op, shape, pct, same in s["big"]:
         if pct < COPY_TARGET:
-            print(f"    {op} {shape}: {pct:.1f} %")
+            print(f"    {op} {shape}: {pct:.1f} %" + (f" (of a same-bytes copy: {same:.1f} %)" if same else ""))
+    if s["big_same_bytes"]:
+        at = sum(v >= COPY_TARGET for v in s["big_same_bytes"])
+        print(f"  >= {COPY_TARGET:.0f} % of a same-bytes copy (ref-copy) where >= 64 MiB move: "
+              f"{at} of {len(s['big_same_bytes'])}")
 
 
 def compare(a, b):
