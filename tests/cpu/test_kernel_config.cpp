@@ -807,10 +807,17 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
                                  c.split == 1 && c.rows_per_block == 1 && !fused_2048));
           CHECK((slug(c).find("-pw") != std::string::npos) == c.pin_weight);
           if (c.pin_weight) {
-            // It changes nothing else.
+            // It changes nothing else (but the fused add's rows of 256 vectors sit on 256
+            // threads below kPinWeightRows, on 128 from it).
             KernelConfig plain = c;
             plain.pin_weight = false;
-            CHECK(plain == pick(op, h, kPinWeightRows - 1, cc));
+            KernelConfig below = pick(op, h, kPinWeightRows - 1, cc);
+            if (op_info(op).residual && c.hidden / c.vec == 256) {
+              CHECK(below.threads_per_row == 256);
+              CHECK(c.threads_per_row == 128);
+              below.threads_per_row = c.threads_per_row;
+            }
+            CHECK(plain == below);
           }
         }
       }
@@ -852,6 +859,32 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   set_config_override(&o);
   CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
   set_config_override(nullptr);
+}
+
+TEST_CASE("the fused add's rows of 256 vectors take one vector per thread below kPinWeightRows rows",
+          "[config][heuristics]") {
+  ProblemSpec p;
+  p.hidden = 2048;
+  auto pick = [&](Op op, std::int64_t rows, int cc = 90) {
+    p.op = op;
+    p.rows = rows;
+    return choose_config(p, 0, Arch{cc});
+  };
+  for (int cc : {80, 90}) {
+    for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm}) {
+      for (std::int64_t rows : {std::int64_t(1), kFewRowsMax, kPinWeightRows - 1}) {
+        CHECK(pick(op, rows, cc).threads_per_row == 256);
+        CHECK(pick(op, rows, cc).residency == 0);
+      }
+      CHECK(pick(op, kPinWeightRows, cc).threads_per_row == 128);
+    }
+    CHECK(pick(Op::rmsnorm, 1, cc).threads_per_row == 128);  // rmsnorm gained nothing from it
+  }
+  // Shares of 256 vectors on a cluster keep their thread count (hidden 8192 over 4 CTAs).
+  p.hidden = 8192;
+  const KernelConfig c = pick(Op::fused_add_rmsnorm, 1);
+  REQUIRE(c.cluster == 4);
+  CHECK(c.threads_per_row == 128);
 }
 
 TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[config][heuristics]") {
