@@ -134,8 +134,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // (docs/results/h200-2026-11-30-s8/ab-16384-t256lw.txt).
   if (!info.residual && vectors == 2048 && p.rows >= kLateWeightRows && p.rows < kBulkRowsRmsnorm) tpr = 256;
   // The fused add's rows of 256 vectors in one CTA (hidden 2048) below kPinWeightRows rows: one
-  // vector per thread on 256 threads, not two on 128. H200, bf16, isolated calls (L2 cleared), median us,
-  // t128 / t256, two rounds in one run (fifteenth run, tpr-ab.txt): 4.74/4.42, 4.77/4.38 (1 row);
+  // vector per thread on 256 threads, not two on 128. H200, bf16, isolated calls (L2 cleared),
+  // median us, t128 / t256, two rounds in one run (fifteenth run, tpr-ab.txt): 4.74/4.42,
+  // 4.77/4.38 (1 row);
   // 4.80/4.48, 4.64/4.51 (8); 4.74/4.58, 4.77/4.58 (32); 5.06/4.80, 4.96/4.96 (128); even at 512
   // and 2048 rows (6.24/6.24, 11.46/11.36). Per launch in a CUDA graph with PDL: 1.028/1.016,
   // 1.081/1.050, 1.126/1.080, 1.582/1.599 (tpr-latency.txt). rmsnorm's rows of 256 vectors gained

@@ -44,10 +44,12 @@ constexpr std::int64_t kBulkRowsRmsnorm = 8192;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
-// changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows, kKeepOutRows and the thresholds below, which
-// are all >= 8192 except kBulkRowsWide (512); rows of more than 2048 vectors, the only ones that
-// switch there, do not switch at kLateWeightRows or kKeepOutRows, so kLateWeightRows stands for
-// their many-rows kernel. A CPU test checks that any row count's kernel is one of these.
+// changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
+// kKeepOutRows (= kHintedWideRows) and the thresholds below, which are all >= 8192 except
+// kBulkRowsWide (512). Rows of more than 2048 vectors take their many-rows layouts there, and
+// kLateWeightRows stands for them (they do not switch at kPinWeightRows or kLateWeightRows);
+// rmsnorm's of 2049-4096 vectors switch once more, at kHintedWideRows. A CPU test checks that
+// any row count's kernel is one of these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
                                          kKeepOutRows, std::int64_t(1) << 40};
