@@ -48,9 +48,8 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // kKeepOutRows (= kHintedWideRows) and the thresholds below, which are all >= 8192 except
 // kBulkRowsWide (512). Rows of more than 2048 vectors take their many-rows layouts there, and
 // kLateWeightRows stands for them (on sm_90+ they do not switch at kPinWeightRows or
-// kLateWeightRows);
-// rmsnorm's of 2049-4096 vectors switch once more, at kHintedWideRows. A CPU test checks that
-// any row count's kernel is one of these.
+// kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once more, at kHintedWideRows. A CPU
+// test checks that any row count's kernel is one of these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
                                          kKeepOutRows, std::int64_t(1) << 40};
