@@ -136,11 +136,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // The fused add's rows of 256 vectors in one CTA (hidden 2048) below kPinWeightRows rows: one
   // vector per thread on 256 threads, not two on 128. H200, bf16, isolated calls (L2 cleared),
   // median us, t128 / t256, two rounds in one run (fifteenth run, tpr-ab.txt): 4.74/4.42,
-  // 4.77/4.38 (1 row);
-  // 4.80/4.48, 4.64/4.51 (8); 4.74/4.58, 4.77/4.58 (32); 5.06/4.80, 4.96/4.96 (128); even at 512
-  // and 2048 rows (6.24/6.24, 11.46/11.36). Per launch in a CUDA graph with PDL: 1.028/1.016,
-  // 1.081/1.050, 1.126/1.080, 1.582/1.599 (tpr-latency.txt). rmsnorm's rows of 256 vectors gained
-  // nothing from it (4.35/4.32 ... 8.00/8.35 at 1-2048 rows).
+  // 4.77/4.38 (1 row); 4.80/4.48, 4.64/4.51 (8); 4.74/4.58, 4.77/4.58 (32); 5.06/4.80, 4.96/4.96
+  // (128); even at 512 and 2048 rows (6.24/6.24, 11.46/11.36). Per launch in a CUDA graph with
+  // PDL: 1.028/1.016, 1.081/1.050, 1.126/1.080, 1.582/1.599 (tpr-latency.txt). rmsnorm's rows of
+  // 256 vectors gained nothing from it (4.35/4.32 ... 8.00/8.35 at 1-2048 rows).
   if (info.residual && c.cluster == 1 && vectors == 256 && p.rows < kPinWeightRows) tpr = 256;
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads; rows of >= 128 threads
