@@ -30,13 +30,98 @@
 //   when the caller promised that nothing in flight writes the weight)
 //   kKeepOut (output stores with an L2 evict-last hint)
 //   kPinWeight (residency 0: the weight loads are issued before the row's data is used)
+//   kRowsPerThread (1, or 2 for short rows: rms_norm_rows)
 #pragma once
 #include "reduce.cuh"
 
 namespace normjit {
 
+// Short rows (a row's threads within one warp) with kRowsPerThread > 1: each thread owns the same
+// columns of several rows, kRowsPerBlock apart, so it loads its weight once for all of them and
+// has every row's loads in flight before the first reduction. The registers the weight would
+// take per row go to more threads per SM instead; torch.compile's per-head kernels have the same
+// shape (16 lanes x 2 rows for head_dim 128). Rows are ordered as for one row per thread, so each
+// row's arithmetic, and its bits, are those of rms_norm_row.
 template <class Cfg>
-__device__ __forceinline__ void rms_norm(const NormParams& p) {
+__device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
+  typedef typename Cfg::In T;
+  typedef typename Cfg::Weight W;
+  constexpr int kVec = Cfg::kVec;
+  constexpr int kGroup = Cfg::kThreadsPerRow;
+  constexpr int kRows = Cfg::kRowsPerBlock;
+  constexpr int kPer = Cfg::kRowsPerThread;
+  constexpr int kVectors = Cfg::kHidden / kVec;
+  constexpr int kItems = (kVectors + kGroup - 1) / kGroup;
+  constexpr bool kExact = kVectors % kGroup == 0;
+  static_assert(kGroup <= 32 && Cfg::kCluster == 1 && Cfg::kSplit == 1 && Cfg::kResidency == 0 &&
+                    !Cfg::kResidual && !Cfg::kPinWeight,
+                "rows per thread: a row within one warp, held with its weight, rmsnorm only");
+
+  const int lane = threadIdx.x % kGroup;
+  const i64 first = i64(blockIdx.x) * (kRows * kPer) + threadIdx.x / kGroup;
+  auto col_of = [&](int it) { return (it * kGroup + lane) * kVec; };
+  auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < Cfg::kHidden; };
+  const W* w = static_cast<const W*>(p.weight);
+  Packed<W, kVec> ws[kItems];
+  auto load_weight = [&] {
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+      if (!in_row(it)) ws[it].zero();
+      else if constexpr (Cfg::kWeightFirst) ws[it].template load_act<0>(w + col_of(it));
+      else ws[it].load_cached(w + col_of(it));
+    }
+  };
+  if constexpr (Cfg::kWeightFirst) load_weight();
+  pdl_wait<Cfg::kPdl>();
+  if (p.flags & kFlagEarlyTrigger) pdl_launch_dependents<Cfg::kPdl>();
+
+  Packed<T, kVec> xs[kPer][kItems];
+#pragma unroll
+  for (int r = 0; r < kPer; ++r) {
+    const i64 row = first + r * kRows;
+    const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+      if (row < p.rows && in_row(it)) xs[r][it].template load_act<Cfg::kLoads>(x_row + col_of(it));
+      else xs[r][it].zero();
+    }
+  }
+  if constexpr (!Cfg::kWeightFirst) load_weight();
+
+  float rstd[kPer];
+#pragma unroll
+  for (int r = 0; r < kPer; ++r) {
+    float ss = 0.f;
+#pragma unroll
+    for (int it = 0; it < kItems; ++it)
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) ss = fma_rn(float(xs[r][it][j]), float(xs[r][it][j]), ss);
+    ss = warp_group_sum<kGroup>(ss);
+    rstd[r] = rsqrt_approx(add_rn(div_rn(ss, float(Cfg::kHidden)), p.eps));
+  }
+#pragma unroll
+  for (int r = 0; r < kPer; ++r) {
+    const i64 row = first + r * kRows;
+    if (row >= p.rows) continue;
+    T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+      if (!in_row(it)) continue;
+      float y[kVec];
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) {
+        const float wj = Cfg::kGemma ? add_rn(float(ws[it][j]), 1.f) : float(ws[it][j]);
+        y[j] = mul_rn(mul_rn(float(xs[r][it][j]), rstd[r]), wj);
+      }
+      store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
+    }
+  }
+  // No trigger at the end: the block's exit is one (rms_norm_row explains why).
+}
+
+// One row per thread group: every other layout.
+template <class Cfg>
+__device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   typedef typename Cfg::In T;
   typedef typename Cfg::Weight W;
   constexpr int kVec = Cfg::kVec;
@@ -283,8 +368,21 @@ __device__ __forceinline__ void rms_norm(const NormParams& p) {
     }
   }
 
-  if (!(p.flags & kFlagEarlyTrigger)) pdl_launch_dependents<Cfg::kPdl>();
+  // A block's exit triggers its dependents as an explicit trigger would; so below 512 threads a
+  // block leaves it at that. There the instruction cost more than it gave: 64-thread blocks of
+  // 65536 x 128 ran 24.2 us with it, 14.3 without; per launch in CUDA graphs with PDL, us, with /
+  // without, two rounds: 2048 x 2048 3.80/3.52, 3.81/3.47; 65536 x 128 6.49/5.88, 6.57/5.80;
+  // 4096 x 256 1.83/1.72, 1.88/1.68. Blocks of 512-1024 threads kept gaining from it (fused add
+  // 16384, t1024: 258.0/264.0 us at 8192 rows, 1030/1056 at 32768; 1024 x 65536 rmsnorm
+  // 71.6/72.4) (H200, bf16; sixteenth run, trigger-*.txt).
+  if (kGroup * kRows >= 512 && !(p.flags & kFlagEarlyTrigger)) pdl_launch_dependents<Cfg::kPdl>();
   cluster_finish<kCluster>();
+}
+
+template <class Cfg>
+__device__ __forceinline__ void rms_norm(const NormParams& p) {
+  if constexpr (Cfg::kRowsPerThread > 1) rms_norm_rows<Cfg>(p);
+  else rms_norm_row<Cfg>(p);
 }
 
 }  // namespace normjit

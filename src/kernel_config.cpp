@@ -17,7 +17,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          rows_per_block == o.rows_per_block && cluster == o.cluster && split == o.split &&
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
          stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
-         pin_weight == o.pin_weight &&
+         pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread &&
          arch == o.arch;
 }
 
@@ -33,7 +33,8 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
-                           (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48));
+                           (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48) ^
+                           (std::uint64_t(c.rows_per_thread) << 56));
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -44,13 +45,25 @@ bool pin_weight_applies(const KernelConfig& c) {
   return c.residency == 0 && !c.weight_first && c.stores == 0;
 }
 
+std::string rows_per_thread_unsupported(const KernelConfig& c) {
+  if (c.threads_per_row > 32)
+    return fmt::format("a row's threads must be one warp or fewer, got {} threads per row", c.threads_per_row);
+  if (op_info(c.op).residual) return "the fused add keeps one row per thread";
+  if (c.residency != 0)
+    return fmt::format("needs the row held with its weight in registers (residency 0), not residency {}", c.residency);
+  if (c.cluster != 1 || c.split != 1)
+    return fmt::format("needs one CTA per row (cluster {}, split {})", c.cluster, c.split);
+  if (c.pin_weight) return "not with pin_weight";
+  return {};
+}
+
 std::string CacheKey::hex() const { return fmt::format("{:016x}{:016x}", hi, lo); }
 
 std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 8},
+      {"schema", 9},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -69,6 +82,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"weight_first", c.weight_first},
       {"keep_out", c.keep_out},
       {"pin_weight", c.pin_weight},
+      {"rows_per_thread", c.rows_per_thread},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -158,6 +172,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.weight_first) s += "-wf";
   if (c.keep_out) s += "-keep";
   if (c.pin_weight) s += "-pw";
+  if (c.rows_per_thread != 1) s += fmt::format("-x{}", c.rows_per_thread);
   return s;
 }
 

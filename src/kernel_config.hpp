@@ -54,9 +54,16 @@ struct KernelConfig {
   // load is issued before the row's data is used. Left alone, ptxas schedules read-only weight
   // loads after the row's arithmetic has waited for its loads (rms_norm.cuh).
   bool pin_weight = false;
+  // Rows each thread normalizes (1 or 2): its columns of rows kRowsPerBlock apart, so a block
+  // covers rows_per_block * rows_per_thread rows and loads its weight once for all of them. For
+  // short rows (a row's threads within one warp) held in registers, rmsnorm only
+  // (rows_per_thread_unsupported).
+  std::int32_t rows_per_thread = 1;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
+  // Rows one block covers (the grid has one block, or one cluster / split group, per this many).
+  int rows_per_cta() const { return rows_per_block * rows_per_thread; }
 
   bool operator==(const KernelConfig& o) const;
   bool operator!=(const KernelConfig& o) const { return !(*this == o); }
@@ -79,6 +86,12 @@ struct CacheKey {
 // store (stores 0).
 bool pin_weight_applies(const KernelConfig& c);
 
+// Why `c` cannot give each thread several rows (KernelConfig::rows_per_thread > 1), "" when it
+// can: a row within one warp (threads_per_row <= 32) held with its weight in registers (residency
+// 0) of one CTA (no cluster, no split), no fused add, no pinned weight. Checked for overrides and
+// by the heuristic alike.
+std::string rows_per_thread_unsupported(const KernelConfig& c);
+
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
 // add) with residency 3, else 0.
@@ -97,8 +110,8 @@ std::string canonical_json(const KernelConfig& c);  // stable; golden-tested
 CacheKey cache_key(const KernelConfig& c);          // XXH3-128 of canonical_json
 std::string slug(const KernelConfig& c);            // e.g. rmsnorm-bf16-wbf16-h4096-v8-t128-r1-sm90a
 // The slug's tags for fields away from their defaults: cluster, split, residency, occupancy floor,
-// load policy, store order, weight-first and kept output, e.g. "-c4-lw-b2-ldstream" ("" when all
-// are default).
+// load policy, store order, weight-first, kept output, pinned weight and rows per thread, e.g.
+// "-c4-lw-b2-ldstream" or "-x2" ("" when all are default).
 std::string tuning_tags(const KernelConfig& c);
 // The CLI command that would put this config in the cache (offline-mode errors quote it).
 std::string prewarm_command(const KernelConfig& c);

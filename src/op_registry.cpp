@@ -218,6 +218,17 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   } else if (!pin_weight_applies(c)) {
     c.pin_weight = false;
   }
+  if (o->rows_per_thread) {
+    if (o->rows_per_thread != 1 && o->rows_per_thread != 2)
+      bad(fmt::format("rows_per_thread {}: expected 1 or 2", o->rows_per_thread));
+    c.rows_per_thread = o->rows_per_thread;
+    if (c.rows_per_thread > 1) {
+      if (const std::string why = rows_per_thread_unsupported(c); !why.empty())
+        bad(fmt::format("rows_per_thread {}: {}", c.rows_per_thread, why));
+    }
+  } else if (!rows_per_thread_unsupported(c).empty()) {
+    c.rows_per_thread = 1;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -40,6 +40,7 @@ struct ConfigOverride {
   int weight_first = -1;  // -1: the heuristic's (dropped where the residency is not 0)
   int keep_out = -1;      // -1: the heuristic's
   int pin_weight = -1;    // -1: the heuristic's (dropped where it does not apply)
+  int rows_per_thread = 0;  // 0: the heuristic's (1 where it does not apply)
 };
 // Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
 // meant to be changed while ops run on other threads.

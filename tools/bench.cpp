@@ -220,8 +220,9 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "weight_first") o.weight_first = v;
     else if (k == "keep_out") o.keep_out = v;
     else if (k == "pin_weight") o.pin_weight = v;
+    else if (k == "rpt" || k == "rows_per_thread") o.rows_per_thread = v;
     else throw std::runtime_error("bench --config: unknown key " + k +
-                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out, pin_weight)");
+                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out, pin_weight, rpt)");
   }
   return o;
 }
@@ -400,6 +401,7 @@ int run_bench(const BenchArgs& a) {
                 o.rows_per_block = 0;
                 o.residency = res;
                 if (!forced.cluster) o.cluster = 1;  // one CTA per row (clusters: below)
+                if (!forced.rows_per_thread) o.rows_per_thread = 1;  // two rows per thread: below
                 // No occupancy floor, and the most blocks an SM holds (32 registers a thread):
                 // the latter only where a thread holds <= 2 vectors; with more, it spills and
                 // runs 2-10x slower (H200 sweep), which only costs sweep time.
@@ -409,6 +411,15 @@ int run_bench(const BenchArgs& a) {
                   if (forced.min_blocks >= 0 && minb != forced.min_blocks) continue;
                   o.min_blocks = minb;
                   add_loads(o, res);
+                }
+                // Two rows per thread where a row's threads fit a warp and the row is held with
+                // its weight (rmsnorm; KernelConfig::rows_per_thread).
+                if (res == 0 && tpr <= 32 && !fused_op && !forced.rows_per_thread && forced.min_blocks <= 0) {
+                  detail::ConfigOverride o2 = o;
+                  o2.min_blocks = 0;
+                  o2.pin_weight = 0;
+                  o2.rows_per_thread = 2;
+                  add_loads(o2, res);
                 }
               }
             }

@@ -14,6 +14,7 @@
 #include "arch.hpp"
 #include "heuristics.hpp"
 #include "kernel_config.hpp"
+#include "launch.hpp"
 #include "normjit/errors.hpp"
 #include "op_registry.hpp"
 
@@ -57,6 +58,7 @@ KernelConfig golden_config_2() {
   c.min_blocks = 2;
   c.loads = 1;
   c.keep_out = true;
+  c.rows_per_thread = 2;
   c.arch = Arch{100};
   return c;
 }
@@ -82,13 +84,13 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
         R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":false,"rank3":false,"residency":"row+weight",)"
-        R"("rows_per_block":1,"schema":8,"split":1,"stores":"after_loads",)"
+        R"("rows_per_block":1,"rows_per_thread":1,"schema":9,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16","weight_first":false})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":false,"rank3":true,"residency":"reload",)"
-        R"("rows_per_block":4,"schema":8,"split":1,"stores":"after_loads",)"
+        R"("rows_per_block":4,"rows_per_thread":2,"schema":9,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":32,"vec":1,"weight_dtype":"f32","weight_first":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -98,7 +100,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "70f3812a61daff798c14c527f815da8b");
+  CHECK(k.hex() == "a6fc1943830557115d0e1c63398505ce");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -120,7 +122,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
 
 TEST_CASE("slug is readable, file-name safe and golden", "[config]") {
   CHECK(slug(golden_config()) == "rmsnorm-bf16-h4096-v8-t128-r1-sm_90a");
-  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-keep-sm_100a");
+  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-keep-x2-sm_100a");
   KernelConfig c = golden_config();
   c.output_dtype = DType::f32;
   c.cluster = 2;
@@ -177,6 +179,7 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"weight_first=true", [](KernelConfig& c) { c.weight_first = true; }},
       {"keep_out=true", [](KernelConfig& c) { c.keep_out = true; }},
       {"pin_weight=true", [](KernelConfig& c) { c.pin_weight = true; }},
+      {"rows_per_thread=2", [](KernelConfig& c) { c.rows_per_thread = 2; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -223,7 +226,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
   CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
-                                        "output_dtype", "pin_weight", "rank3", "residency", "rows_per_block", "schema",
+                                        "output_dtype", "pin_weight", "rank3", "residency", "rows_per_block", "rows_per_thread", "schema",
                                         "split", "stores", "threads_per_row", "vec", "weight_dtype",
                                         "weight_first"});
 }
@@ -859,6 +862,83 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   set_config_override(&o);
   CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
   set_config_override(nullptr);
+}
+
+TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread", "[config][heuristics]") {
+  ProblemSpec p;
+  auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt = DType::bf16, bool rank3 = false,
+                  int cc = 90) {
+    p.op = op;
+    p.hidden = hidden;
+    p.rows = rows;
+    p.dtype = p.weight_dtype = dt;
+    p.rank3 = rank3;
+    return choose_config(p, 0, Arch{cc});
+  };
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (std::int64_t h : {128, 192, 256}) {
+      for (bool rank3 : {false, true}) {
+        for (int cc : {80, 90, 100}) {
+          INFO(op_name(op) << " hidden " << h << (rank3 ? " 3-D" : "") << " sm_" << cc);
+          const KernelConfig many = pick(op, h, kBulkRowsRmsnorm, DType::bf16, rank3, cc);
+          INFO(slug(many));
+          CHECK(many.rows_per_thread == 2);
+          CHECK(many.rows_per_cta() == 2 * many.rows_per_block);
+          CHECK(rows_per_thread_unsupported(many).empty());
+          CHECK(slug(many).find("-x2-") != std::string::npos);
+          // Fewer rows: the same kernel but for the second row.
+          KernelConfig fewer = pick(op, h, kBulkRowsRmsnorm - 1, DType::bf16, rank3, cc);
+          CHECK(fewer.rows_per_thread == 1);
+          fewer.rows_per_thread = 2;
+          CHECK(fewer == many);
+        }
+      }
+    }
+  }
+  // Not for rows of 8 or 64 vectors, the fused add, fp32 rows, or narrow vectors.
+  CHECK(pick(Op::rmsnorm, 64, 1 << 20).rows_per_thread == 1);
+  CHECK(pick(Op::rmsnorm, 512, 1 << 20).rows_per_thread == 1);
+  CHECK(pick(Op::fused_add_rmsnorm, 128, 1 << 20).rows_per_thread == 1);
+  CHECK(pick(Op::rmsnorm, 128, 1 << 20, DType::f32).rows_per_thread == 1);
+  pick(Op::rmsnorm, 128, 1 << 20);
+  CHECK(choose_config(p, /*max_vec=*/2, Arch{90}).rows_per_thread == 1);  // 64 4-byte vectors
+
+  // Overrides: forced on where it applies; elsewhere an error naming the reason; a reshape that
+  // no longer fits drops the heuristic's.
+  ConfigOverride o;
+  o.rows_per_thread = 2;
+  set_config_override(&o);
+  CHECK(pick(Op::rmsnorm, 128, 1).rows_per_thread == 2);
+  CHECK(pick(Op::rmsnorm, 64, 1 << 20).rows_per_thread == 2);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1 << 20), Catch::Contains("rows_per_thread 2: a row's threads"));
+  CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 128, 1), Catch::Contains("the fused add keeps one row"));
+  o.residency = 1;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 1), Catch::Contains("residency 0), not residency 1"));
+  o = ConfigOverride{};
+  o.rows_per_thread = 3;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 1), Catch::Contains("rows_per_thread 3: expected 1 or 2"));
+  o = ConfigOverride{};
+  o.rows_per_thread = 1;
+  set_config_override(&o);
+  CHECK(pick(Op::rmsnorm, 128, 1 << 20).rows_per_thread == 1);
+  o = ConfigOverride{};
+  o.threads_per_row = 64;
+  o.rows_per_block = 2;
+  set_config_override(&o);
+  CHECK(pick(Op::rmsnorm, 256, 1 << 20).rows_per_thread == 1);
+  set_config_override(nullptr);
+
+  // The grid: one block per rows_per_cta rows, the last one partly filled.
+  KernelConfig c = pick(Op::rmsnorm, 128, 1 << 20);
+  REQUIRE(c.rows_per_cta() == 32);
+  NormParams np{};
+  np.rows = 1000;
+  LaunchArgs la;
+  prepare_launch(c, np, /*pdl=*/true, 132, nullptr, &la);
+  CHECK(la.config.gridDimX == 32);  // ceil(1000 / 32)
+  CHECK(la.config.blockDimX == unsigned(c.block_threads()));
 }
 
 TEST_CASE("the fused add's rows of 256 vectors take one vector per thread below kPinWeightRows rows",

@@ -149,6 +149,50 @@ TEST_CASE("per-head 3-D rmsnorm", "[gpu][rmsnorm][3d]") {
   }
 }
 
+TEST_CASE("two rows per thread: per-head rows, forced shapes and partial blocks", "[gpu][rmsnorm][3d][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  // The default for many per-head rows of head_dim 128 and 256 (kBulkRowsRmsnorm and up), heads
+  // strided apart or flat, out of place and in place.
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (std::int64_t head_dim : {128, 256}) {
+        for (int variant = 0; variant < 3; ++variant) {
+          RmsCase c;
+          c.op = op;
+          c.dtype = c.weight_dtype = dt;
+          c.rows = 1031;  // 1031 x 8 = 8248 rows: the last block holds a part of its rows
+          c.heads = 8;
+          c.hidden = head_dim;
+          c.nonflat_input = variant != 1;
+          c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
+          c.pdl = variant == 0;
+          INFO(c.describe());
+          CHECK(run_rms_case(c, rng) == "");
+        }
+      }
+    }
+  }
+  // Forced on other shapes: 4-64 16-byte vectors and partial items (100, 111), every output form,
+  // strides, a float weight, row counts below, at and above one block's rows.
+  for (int tpr : {0, 4, 16}) {
+    normjit::detail::ConfigOverride o;
+    o.rows_per_thread = 2;
+    o.threads_per_row = tpr;
+    normjit::detail::set_config_override(&o);
+    for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+      for (std::int64_t hidden : {64, 100, 111, 128, 512}) {
+        for (std::int64_t rows : {1, 7, 33, 1000, 3001}) {
+          const RmsCase c = varied_case(op, rows, hidden);
+          INFO(c.describe() << " rows_per_thread 2, tpr " << tpr);
+          CHECK(run_rms_case(c, rng) == "");
+        }
+      }
+    }
+    normjit::detail::set_config_override(nullptr);
+  }
+}
+
 TEST_CASE("PDL chains: dependent launches on one stream stay ordered", "[gpu][pdl]") {
   use_device0();
   auto rng = fresh_rng();
@@ -338,6 +382,10 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::rmsnorm, 1000, normjit::detail::kPinWeightRows},
                            Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
+                           // two rows per thread (rows of 16-32 16-byte vectors)
+                           Switch{Op::rmsnorm, 128, normjit::detail::kBulkRowsRmsnorm},
+                           Switch{Op::gemma_rmsnorm, 256, normjit::detail::kBulkRowsRmsnorm, DType::f16},
+                           Switch{Op::rmsnorm, 192, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::rmsnorm, 4096, kFew},
                            Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
