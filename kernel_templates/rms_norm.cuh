@@ -374,8 +374,10 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // without, two rounds: 2048 x 2048 3.80/3.52, 3.81/3.47; 65536 x 128 6.49/5.88, 6.57/5.80;
   // 4096 x 256 1.83/1.72, 1.88/1.68. Blocks of 512-1024 threads kept gaining from it (fused add
   // 16384, t1024: 258.0/264.0 us at 8192 rows, 1030/1056 at 32768; 1024 x 65536 rmsnorm
-  // 71.6/72.4) (H200, bf16; sixteenth run, trigger-*.txt).
-  if (kGroup * kRows >= 512 && !(p.flags & kFlagEarlyTrigger)) pdl_launch_dependents<Cfg::kPdl>();
+  // 71.6/72.4) (H200, bf16; sixteenth run, trigger-*.txt). Cluster CTAs keep it too (it precedes
+  // their wait on the cluster barrier); they were not timed without it.
+  if ((kGroup * kRows >= 512 || kCluster > 1) && !(p.flags & kFlagEarlyTrigger))
+    pdl_launch_dependents<Cfg::kPdl>();
   cluster_finish<kCluster>();
 }
 

@@ -173,12 +173,13 @@ TEST_CASE("two rows per thread: per-head rows, forced shapes and partial blocks"
       }
     }
   }
-  // Forced on other shapes: 4-64 16-byte vectors and partial items (100, 111), every output form,
-  // strides, a float weight, row counts below, at and above one block's rows.
-  for (int tpr : {0, 4, 16}) {
+  // Forced on other shapes: 8-64 16-byte vectors, narrower vectors and partial items (100, 111),
+  // every output form, strides, a float weight, row counts below, at and above one block's rows.
+  for (int tpr : {4, 16, 32}) {
     normjit::detail::ConfigOverride o;
     o.rows_per_thread = 2;
     o.threads_per_row = tpr;
+    o.residency = 0;
     normjit::detail::set_config_override(&o);
     for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
       for (std::int64_t hidden : {64, 100, 111, 128, 512}) {
