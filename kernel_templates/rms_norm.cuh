@@ -36,6 +36,32 @@
 
 namespace normjit {
 
+// The steps both row layouts share, each in one place.
+// One weight vector of a row held with its weight (residency 0). With Cfg::kWeightFirst it is
+// loaded before the PDL wait, with a plain load: the compiler sank read-only (ld.global.nc) loads
+// past griddepcontrol.wait, whose memory clobber holds ordinary loads.
+template <class Cfg, class W, int kVec>
+__device__ __forceinline__ void load_held_weight(Packed<W, kVec>& dst, const W* src) {
+  if constexpr (Cfg::kWeightFirst) dst.template load_act<0>(src);
+  else dst.load_cached(src);
+}
+
+// 1 / rms from the fp32 sum of squares (spec rmsnorm.md: the mean rounded, then eps added).
+template <class Cfg> __device__ __forceinline__ float row_rstd(float sum_squares, float eps) {
+  return rsqrt_approx(add_rn(div_rn(sum_squares, float(Cfg::kHidden)), eps));
+}
+
+// One output vector: (x * rstd) * w, each product rounded to fp32 (gemma: w + 1 first). X is
+// float[kVec] or a Packed vector (converted on use).
+template <class Cfg, class X, class W, int kVec>
+__device__ __forceinline__ void normalize_vec(const X& x, float rstd, const Packed<W, kVec>& w, float (&y)[kVec]) {
+#pragma unroll
+  for (int j = 0; j < kVec; ++j) {
+    const float wj = Cfg::kGemma ? add_rn(w[j], 1.f) : w[j];
+    y[j] = mul_rn(mul_rn(float(x[j]), rstd), wj);
+  }
+}
+
 // Short rows (a row's threads within one warp) with kRowsPerThread > 1: each thread owns the same
 // columns of several rows, kRowsPerBlock apart, so it loads its weight once for all of them and
 // has every row's loads in flight before the first reduction. The registers the weight would
@@ -67,8 +93,7 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
       if (!in_row(it)) ws[it].zero();
-      else if constexpr (Cfg::kWeightFirst) ws[it].template load_act<0>(w + col_of(it));
-      else ws[it].load_cached(w + col_of(it));
+      else load_held_weight<Cfg>(ws[it], w + col_of(it));
     }
   };
   if constexpr (Cfg::kWeightFirst) load_weight();
@@ -97,7 +122,7 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
 #pragma unroll
       for (int j = 0; j < kVec; ++j) ss = fma_rn(float(xs[r][it][j]), float(xs[r][it][j]), ss);
     ss = warp_group_sum<kGroup>(ss);
-    rstd[r] = rsqrt_approx(add_rn(div_rn(ss, float(Cfg::kHidden)), p.eps));
+    rstd[r] = row_rstd<Cfg>(ss, p.eps);
   }
 #pragma unroll
   for (int r = 0; r < kPer; ++r) {
@@ -108,11 +133,7 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
     for (int it = 0; it < kItems; ++it) {
       if (!in_row(it)) continue;
       float y[kVec];
-#pragma unroll
-      for (int j = 0; j < kVec; ++j) {
-        const float wj = Cfg::kGemma ? add_rn(float(ws[it][j]), 1.f) : float(ws[it][j]);
-        y[j] = mul_rn(mul_rn(float(xs[r][it][j]), rstd[r]), wj);
-      }
+      normalize_vec<Cfg>(xs[r][it], rstd[r], ws[it], y);
       store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
     }
   }
@@ -179,19 +200,16 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   float hs[Cfg::kResidual ? kHeld : 1][kVec];
   Packed<W, kVec> ws[kEarlyWeight ? kItems : 1];
   // Item `it` of the weight into ws (zero where this CTA has none), for residency 0: alongside the
-  // row, or before the PDL wait (Cfg::kWeightFirst) with plain loads, because the compiler sank
-  // read-only (ld.global.nc) loads past griddepcontrol.wait, whose memory clobber holds ordinary
-  // loads. Weight-first is a kernel of its own rather than a run-time branch: with both paths in
-  // one body, ptxas gave the default path more registers (62 -> 66 for hidden 4096 on 128
-  // threads, fewer blocks per SM) and a fused-add schedule with a residual load behind a
-  // residual store (sm_90a SASS).
+  // row, or before the PDL wait (Cfg::kWeightFirst; load_held_weight). Weight-first is a kernel of
+  // its own rather than a run-time branch: with both paths in one body, ptxas gave the default
+  // path more registers (62 -> 66 for hidden 4096 on 128 threads, fewer blocks per SM) and a
+  // fused-add schedule with a residual load behind a residual store (sm_90a SASS).
   static_assert(!Cfg::kWeightFirst || Cfg::kResidency == 0, "weight first: a weight held in registers");
   static_assert(!Cfg::kPinWeight || (kEarlyWeight && !Cfg::kWeightFirst && !(Cfg::kResidual && Cfg::kStores == 1)),
                 "pin weight: the weight loaded with a held row, every load before the first residual store");
   auto load_weight = [&](int it) {
     if (!in_row(it) || !owned(it)) ws[it].zero();
-    else if constexpr (Cfg::kWeightFirst) ws[it].template load_act<0>(w + col_of(it));
-    else ws[it].load_cached(w + col_of(it));
+    else load_held_weight<Cfg>(ws[it], w + col_of(it));
   };
   if constexpr (Cfg::kWeightFirst) {
 #pragma unroll
@@ -336,8 +354,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   ss = row_sum<kGroup, kRows>(ss, red);
   ss = cluster_sum<kCluster>(ss, cluster_slots);
 
-  const float ms = div_rn(ss, float(Cfg::kHidden));
-  const float rstd = rsqrt_approx(add_rn(ms, p.eps));
+  const float rstd = row_rstd<Cfg>(ss, p.eps);
 
   if (active) {
 #pragma unroll(kKeep ? kItems : 4)
@@ -359,11 +376,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       else if constexpr (Cfg::kResidency == 1 && kCluster == 1) wl.template load_act<3>(w + col_of(it));
       else wl.load_cached(w + col_of(it));
       float y[kVec];
-#pragma unroll
-      for (int j = 0; j < kVec; ++j) {
-        const float wj = Cfg::kGemma ? add_rn(wl[j], 1.f) : wl[j];
-        y[j] = mul_rn(mul_rn(v[j], rstd), wj);
-      }
+      normalize_vec<Cfg>(v, rstd, wl, y);
       store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
     }
   }

@@ -343,10 +343,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors == 2048);
-  // Many rmsnorm rows of 16-32 16-byte vectors (per-head norms of head_dim 128-256 in 16-bit
-  // types) give each thread two rows (KernelConfig::rows_per_thread): one weight load serves
-  // both, and both rows' loads are in flight before the first reduction, as in torch.compile's
-  // per-head kernels. H200, bf16, median us, one / two rows per thread, the same CTA shape, two
+  // Many rmsnorm rows of 16-32 vectors in 16-bit types (per-head norms of head_dim 128-256 with
+  // 16-byte vectors, as measured; rows whose alignment or size allows only narrower vectors take
+  // it at the same vector count, not measured) give each thread two rows
+  // (KernelConfig::rows_per_thread): one weight load serves both, and both rows' loads are in
+  // flight before the first reduction, as in torch.compile's per-head kernels. H200, bf16, median us, one / two rows per thread, the same CTA shape, two
   // rounds in one run (sixteenth run, rpt-call6.txt): 65536 x 128 11.78/11.30, 11.55/11.42;
   // 32768 x 256 11.55/11.23, 11.65/11.20; 131072 x 256 33.41/33.22, 33.31/33.09; 221184 x 128 and
   // 262144 x 128 within +-0.7 %; but 4096 rows 4.86/4.96, 4.86/5.02 (x 128), hence
