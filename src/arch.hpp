@@ -8,6 +8,10 @@ namespace normjit::detail {
 
 struct Arch {
   int cc = 0;  // compute capability * 10, e.g. 90
+  // Streaming multiprocessors of the device, 0 when unknown (an arch named for prewarm). Only
+  // the heuristics read it (a rule that depends on how many rows one wave holds); it is not
+  // part of the target, of equality or of a kernel's config (choose_rms_norm drops it).
+  int sms = 0;
 
   // The NVRTC target for this GPU, e.g. "sm_90a".
   std::string target() const;

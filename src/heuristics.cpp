@@ -26,6 +26,11 @@ int threads_for(std::int64_t vectors) {
   return tpr;
 }
 
+std::vector<std::int64_t> wave_row_classes(Arch arch) {
+  const std::int64_t sms = arch.sms > 0 ? arch.sms : kProbeSms;
+  return {kWaveRowsPerSmLow * sms + 1, kWaveRowsPerSmHigh * sms + 1};
+}
+
 int choose_min_blocks(const KernelConfig& c) {
   // A cluster CTA needs ~8 registers more than the same share of a row in a plain CTA (rank,
   // mapa, the cluster barrier): rmsnorm's 512-thread CTAs went from 64 to 72 registers, one CTA
@@ -71,7 +76,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.output_dtype = p.dtype;
   c.rank3 = p.rank3;
   c.hidden = std::int32_t(p.hidden);
-  c.arch = arch;
+  c.arch = Arch{arch.cc};  // the SM count chooses below; the kernel and its key are the arch's
   c.vec = vector_width(p.hidden, dtype_size(p.dtype), max_vec);
   // Rows of more than 2048 vectors (1024 threads x 2) are split over a cluster on sm_90+, into
   // the fewest CTAs (at most 8) that bring each CTA's share to 2048 vectors or below: a
@@ -208,6 +213,26 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.residency = 2;
     c.loads = 3;
     if (info.residual && vectors == 256) c.threads_per_row = 256;
+  }
+  // Between kWaveRowsPerSmLow and kWaveRowsPerSmHigh rows an SM, rmsnorm rows of 2048 16-byte
+  // vectors (hidden 16384) re-read on 512 threads at 4 CTAs an SM (32 registers) with the hints by
+  // pass: the whole call is then one wave, where the held rows' 2 CTAs an SM take two (what
+  // torch.compile's kernel there does, sixteenth run, inductor-512x16384.txt). H200 (132 SMs),
+  // bf16, median us, held t512 (the default before) / this, interleaved in one process
+  // (seventeenth run, window-compare.txt): 8.58/8.38 (265 rows), 9.41/8.96 (320), 10.02/9.73
+  // (384), 11.20/10.85 (448), 11.97/11.55 (512), 12.32/11.87 (528); gemma 512 12.22/11.68, f16
+  // 512 11.97/11.78; but 7.78/8.42 (256, where the held rows fit one wave too), 12.32/12.19
+  // (529), 14.18/14.98 (640), 16.03/16.19 (768). Beside the peers, 512 x 16384 went from 1.035
+  // to 0.984 of torch.compile (peers-window.txt). Other SM counts scale the window (measured on
+  // 132 only); other archs were not measured. Not the fused add (its fp32 sum re-read lost:
+  // 18.50/23.49 at 512 rows).
+  if (!info.residual && arch.cc == 90 && arch.sms > 0 && wide_reread && c.cluster == 1 &&
+      p.rows > kWaveRowsPerSmLow * arch.sms && p.rows <= kWaveRowsPerSmHigh * arch.sms) {
+    c.threads_per_row = 512;
+    c.rows_per_block = 1;
+    c.residency = 2;
+    c.loads = 3;
+    c.min_blocks = int(arch.max_threads_per_sm() / 512);
   }
   // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
   // split into 512-1024-thread CTAs holding the row ran at 62-77 % of copy at 1024 rows; what ran

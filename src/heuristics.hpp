@@ -2,6 +2,8 @@
 #pragma once
 #include "op_registry.hpp"
 
+#include <vector>
+
 namespace normjit::detail {
 
 // Widest row the RMSNorm family takes (spec rmsnorm.md: MUST 65536, SHOULD 262144). Rows wider
@@ -48,11 +50,23 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // kKeepOutRows (= kHintedWideRows) and the thresholds below, which are all >= 8192 except
 // kBulkRowsWide (512). Rows of more than 2048 vectors take their many-rows layouts there, and
 // kLateWeightRows stands for them (on sm_90+ they do not switch at kPinWeightRows or
-// kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once more, at kHintedWideRows. A CPU
-// test checks that any row count's kernel is one of these.
+// kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once more, at kHintedWideRows. Rows of
+// 2048 vectors on sm_90 switch at SM-count multiples too (wave_row_classes, which prewarm adds). A
+// CPU test checks that any row count's kernel is one of these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
                                          kKeepOutRows, std::int64_t(1) << 40};
+// Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
+// re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two
+// waves of the held row's 2 CTAs an SM) and at most kWaveRowsPerSmHigh (one wave of the re-read).
+constexpr std::int64_t kWaveRowsPerSmLow = 2;
+constexpr std::int64_t kWaveRowsPerSmHigh = 4;
+// The SM count prewarm assumes for an arch named without its GPU (Arch::sms 0) when it probes the
+// row window above: the window's kernel is the same for every SM count, only its rows move.
+constexpr int kProbeSms = 132;
+// Row counts that pick every kernel the wave-window rule may choose on `arch` (with kProbeSms
+// when arch.sms is 0): the window's first row count and the one after it.
+std::vector<std::int64_t> wave_row_classes(Arch arch);
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;

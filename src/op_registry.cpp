@@ -36,23 +36,31 @@ void set_config_override(const ConfigOverride* o) { g_override.store(o); }
 
 std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
   std::vector<KernelConfig> out;
-  auto add = [&](const ProblemSpec& p) {
+  auto add = [&](const ProblemSpec& p, Arch a) {
     // Calls may or may not write over their input; both kinds are built.
     for (bool aliased : {false, true}) {
       ProblemSpec q = p;
       q.out_aliases_input = aliased;
-      KernelConfig c = choose_config(q, q.max_vec, arch);
+      KernelConfig c = choose_config(q, q.max_vec, a);
       if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
     }
   };
   if (problem.rows > 0) {
-    add(problem);
+    add(problem, arch);
     return out;
   }
   for (std::int64_t rows : kRowClasses) {
     ProblemSpec p = problem;
     p.rows = rows;
-    add(p);
+    add(p, arch);
+  }
+  // The rows whose kernel depends on the SM count: an arch named without its GPU gets the
+  // window's kernel of a probe count (the same kernel for every count).
+  const Arch counted{arch.cc, arch.sms > 0 ? arch.sms : kProbeSms};
+  for (std::int64_t rows : wave_row_classes(arch)) {
+    ProblemSpec p = problem;
+    p.rows = rows;
+    add(p, counted);
   }
   return out;
 }
@@ -83,7 +91,8 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
       KernelConfig config;
     };
     thread_local Last last;
-    if (last.valid && last.max_vec == max_vec && last.arch == arch && same_problem(last.problem, problem))
+    if (last.valid && last.max_vec == max_vec && last.arch == arch && last.arch.sms == arch.sms &&
+        same_problem(last.problem, problem))
       return last.config;
     KernelConfig c = info.choose(problem, max_vec, arch);
     last.problem = problem;

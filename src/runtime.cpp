@@ -231,7 +231,7 @@ CUdevice Runtime::device_handle(int device) {
 Arch Runtime::device_arch(int device) {
   if (device >= 0 && device < kMaxDevices) {
     const int cc = cc_[size_t(device)].load(std::memory_order_acquire);
-    if (cc) return Arch{cc};
+    if (cc) return Arch{cc, sms_[size_t(device)]};  // sms_ is written before cc_'s release
   }
   const DriverApi& d = driver();
   int count = 0;
@@ -261,7 +261,7 @@ Arch Runtime::device_arch(int device) {
   sms_[size_t(device)] = sms;
   handles_[size_t(device)] = h;
   cc_[size_t(device)].store(major * 10 + minor, std::memory_order_release);
-  return Arch{major * 10 + minor};
+  return Arch{major * 10 + minor, sms};
 }
 
 CUcontext Runtime::primary_context(int device) {

@@ -39,7 +39,7 @@ class Runtime {
   // compiles even in offline mode.
   Binary binary(const KernelConfig& c, CacheOutcome* outcome, bool explicit_build = false);
 
-  // Compute capability of a device ordinal (cached after the first query).
+  // Compute capability and SM count of a device ordinal (cached after the first query).
   Arch device_arch(int device);
   // CUdevice handle and primary context of an ordinal (retained once, released at exit).
   CUcontext primary_context(int device);

@@ -189,6 +189,39 @@ extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uin
   BenchKernel kernel_;
 };
 
+// Events around `fn(i, j)` for samples i < reps of each of `k` candidates j, interleaved: sample
+// i runs every candidate once, from a rotating start, each after an L2 flush, so that clock
+// drift and input addresses (set i) fall on all alike. Returns each candidate's samples (us).
+template <class Fn>
+std::vector<std::vector<double>> time_interleaved(CUstream s, L2Flush& flush, int reps, int k, Fn&& fn) {
+  const auto& d = driver();
+  std::vector<CUevent> ev(size_t(2 * reps * k));
+  for (CUevent& e : ev) check(d.cuEventCreate(&e, 0), "cuEventCreate");
+  for (int i = 0; i < 80; ++i) flush(s);  // the clock up first, as time_samples
+  for (int i = 0; i < reps; ++i) {
+    for (int n = 0; n < k; ++n) {
+      const int j = (i + n) % k;
+      const size_t at = size_t(2 * (i * k + j));
+      flush(s);
+      check(d.cuEventRecord(ev[at], s), "cuEventRecord");
+      fn(i, j);
+      check(d.cuEventRecord(ev[at + 1], s), "cuEventRecord");
+    }
+  }
+  check(d.cuStreamSynchronize(s), "cuStreamSynchronize");
+  std::vector<std::vector<double>> us(static_cast<size_t>(k));
+  for (int i = 0; i < reps; ++i) {
+    for (int j = 0; j < k; ++j) {
+      float ms = 0;
+      const size_t at = size_t(2 * (i * k + j));
+      check(d.cuEventElapsedTime(&ms, ev[at], ev[at + 1]), "cuEventElapsedTime");
+      us[size_t(j)].push_back(double(ms) * 1000.0);
+    }
+  }
+  for (CUevent& e : ev) d.cuEventDestroy(e);
+  return us;
+}
+
 double copy_bandwidth(CUstream s, L2Flush& flush) {
   const size_t bytes = size_t(1) << 30;
   Buffer a(bytes), b(bytes);
@@ -334,6 +367,51 @@ std::string config_label(const Shape& sh) {
   const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0, sh.T};
   const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
   return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec, detail::tuning_tags(c));
+}
+
+// bench --compare: `configs` timed against each other on one shape, interleaved
+// (time_interleaved). A config that does not fit the shape is reported and left out.
+void run_compare(const std::vector<std::string>& configs, const Shape& sh, const std::string& opn,
+                 const std::string& dtn, ShapeBench& b, CUstream s, L2Flush& flush, int reps, double copy_gbs) {
+  struct Candidate {
+    std::string text, label;
+    bool heuristic;
+    detail::ConfigOverride o;
+  };
+  std::vector<Candidate> cands;
+  for (const std::string& text : configs) {
+    const bool heuristic = text.empty() || text == "default";
+    Candidate c{heuristic ? "default" : text, "", heuristic, heuristic ? detail::ConfigOverride{} : parse_config(text)};
+    detail::set_config_override(heuristic ? nullptr : &c.o);
+    try {
+      c.label = config_label(sh);
+      b.validate();
+    } catch (const ValidationError& e) {
+      detail::set_config_override(nullptr);
+      fmt::print("{:<18} {:>5} {:>6} {:>6} {}: not valid here ({})\n", opn, dtn, sh.T, sh.H, c.text, e.what());
+      continue;
+    }
+    for (int i = 0; i < 3; ++i) b.call(i);
+    cands.push_back(std::move(c));
+  }
+  detail::set_config_override(nullptr);
+  if (cands.empty()) return;
+  const auto us = time_interleaved(s, flush, reps, int(cands.size()), [&](int i, int j) {
+    detail::set_config_override(cands[size_t(j)].heuristic ? nullptr : &cands[size_t(j)].o);
+    b.call(i);
+  });
+  detail::set_config_override(nullptr);
+  const double first = median(us[0]);
+  for (size_t j = 0; j < cands.size(); ++j) {
+    const double med = median(us[j]);
+    const double gbs = b.bytes() / (med * 1e-6) / 1e9;
+    // The medians of the first and second half of the samples: how far the figure drifted.
+    const std::vector<double> h1(us[j].begin(), us[j].begin() + std::ptrdiff_t(us[j].size() / 2));
+    const std::vector<double> h2(us[j].begin() + std::ptrdiff_t(us[j].size() / 2), us[j].end());
+    fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%  x{:.3f}  halves {:.2f}/{:.2f}  [{}]\n",
+               opn, dtn, sh.T, sh.H, cands[j].label, med, pct(us[j], 0.1), pct(us[j], 0.9), gbs,
+               100.0 * gbs / copy_gbs, med / first, h1.empty() ? med : median(h1), median(h2), cands[j].text);
+  }
 }
 
 }  // namespace
@@ -501,6 +579,9 @@ int run_bench(const BenchArgs& a) {
                 }
               }
             }
+          } else if (!a.compare.empty()) {
+            run_compare(a.compare, sh, opn, dtn, b, s, flush, a.reps, copy_gbs);
+            continue;
           } else {
             variants.push_back(forced);
           }

@@ -14,6 +14,9 @@ struct BenchArgs {
   bool pdl = true;
   std::string config;  // force fields, e.g. "tpr=256,rpb=1,vec=8,residency=0"
   bool sweep = false;  // time every valid threads-per-row x residency for each shape
+  // Configs timed against each other, interleaved sample by sample ("default" or "" for the
+  // heuristic's; otherwise --config's syntax), e.g. {"default", "tpr=512,residency=2"}.
+  std::vector<std::string> compare;
 };
 
 // Times each op x tokens x hidden (L2 flushed before every sample, inputs rotated so they

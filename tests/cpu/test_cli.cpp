@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "cpu_test_util.hpp"
+#include "cuda_driver.hpp"
 #include "disk_cache.hpp"
 #include "heuristics.hpp"
 #include "kernel_config.hpp"
@@ -166,6 +167,29 @@ TEST_CASE("cli: unknown op or dtype is rejected with a message naming it", "[cli
   CHECK(a.exit_code != 0);
   CHECK(contains(a.output, "sm_75"));
   CHECK(cputest::files_with_extension(cache.path(), ".cubin").empty());
+}
+
+TEST_CASE("cli: bench --compare refuses --sweep and --config, and without a driver says so", "[cli]") {
+  TempDir cache("cli-compare");
+  for (const char* other : {"--sweep", "--config"}) {
+    std::vector<std::string> args = {"bench", "--compare", "default;tpr=512,residency=2", other};
+    if (std::string(other) == "--config") args.push_back("tpr=256");
+    const njtest::ProcessResult r = cli(args, cache.str());
+    INFO(r.output);
+    CHECK(r.exit_code != 0);
+    CHECK(contains(r.output, "--compare"));
+    CHECK(contains(r.output, other));
+  }
+  // Without a driver the parsed command gets as far as the driver and says so (with one, this
+  // would time the configs: the GPU suite's business).
+  if (!driver_available()) {
+    const njtest::ProcessResult g = cli({"bench", "--compare", "default;tpr=512,residency=2", "--tokens", "512",
+                                         "--hidden", "16384"},
+                                        cache.str());
+    INFO(g.output);
+    CHECK(g.exit_code == 2);
+    CHECK(contains(g.output, "driver"));
+  }
 }
 
 TEST_CASE("cli: prewarm --manifest compiles the manifest's problems", "[cli][manifest]") {

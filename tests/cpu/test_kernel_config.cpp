@@ -561,38 +561,86 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
 }
 
 TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heuristics]") {
-  // Prewarm builds one kernel per row class for a problem of unknown rows; a call of any row
-  // count must find its kernel among them. Row counts: every count up to 64, each threshold and
-  // its neighbours, powers of two to 2^24.
+  // Prewarm builds configs_for's kernels (one per row class, and the SM-count window's) for a
+  // problem of unknown rows; a call of any row count must find its kernel among them, on a GPU of
+  // any SM count. Row counts: every count up to 64, each threshold and its neighbours (the
+  // window's edges for each SM count too), powers of two to 2^24.
   std::set<std::int64_t> counts;
   for (std::int64_t r = 1; r <= 64; ++r) counts.insert(r);
   for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kBulkRowsFusedAdd,
                          kBulkRowsWide, kStreamRowsFusedAdd, kPerItemStoreRows})
     for (std::int64_t d : {-1, 0, 1}) counts.insert(t + d);
   for (std::int64_t r = 128; r <= (1 << 24); r *= 2) counts.insert(r);
+  const int sm_counts[] = {0, 78, 114, 132};
+  for (int sms : sm_counts)
+    for (std::int64_t t : {kWaveRowsPerSmLow * sms, kWaveRowsPerSmHigh * sms})
+      for (std::int64_t d : {-1, 0, 1}) counts.insert(std::max<std::int64_t>(1, t + d));
   for (Op op : normjit::all_ops()) {
     for (std::int64_t hidden : {128, 2048, 4096, 5120, 8192, 16384, 32768, 65536, 262144}) {
       for (bool aliases : {false, true}) {
         for (int cc : {80, 90}) {
-          ProblemSpec p;
-          p.op = op;
-          p.hidden = hidden;
-          p.out_aliases_input = aliases;
-          std::vector<KernelConfig> classes;
-          for (std::int64_t rows : kRowClasses) {
-            p.rows = rows;
-            classes.push_back(choose_rms_norm(p, 0, Arch{cc}));
-          }
-          for (std::int64_t rows : counts) {
-            p.rows = rows;
-            const KernelConfig c = choose_rms_norm(p, 0, Arch{cc});
-            INFO(op_name(op) << " hidden " << hidden << " rows " << rows << " sm_" << cc << " -> " << slug(c));
-            CHECK(std::find(classes.begin(), classes.end(), c) != classes.end());
+          for (int sms : sm_counts) {
+            ProblemSpec p;
+            p.op = op;
+            p.hidden = hidden;
+            p.out_aliases_input = aliases;
+            const std::vector<KernelConfig> classes = configs_for(p, Arch{cc});  // as prewarm --arch
+            const std::vector<KernelConfig> own = configs_for(p, Arch{cc, sms});  // prewarm on the GPU
+            for (std::int64_t rows : counts) {
+              p.rows = rows;
+              const KernelConfig c = choose_rms_norm(p, 0, Arch{cc, sms});
+              INFO(op_name(op) << " hidden " << hidden << " rows " << rows << " sm_" << cc << " with " << sms
+                               << " SMs -> " << slug(c));
+              CHECK(std::find(classes.begin(), classes.end(), c) != classes.end());
+              CHECK(std::find(own.begin(), own.end(), c) != own.end());
+            }
           }
         }
       }
     }
   }
+}
+
+TEST_CASE("rmsnorm rows of 2048 vectors re-read on 4 CTAs an SM where the call is one such wave", "[config][heuristics]") {
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.hidden = 16384;
+  auto pick = [&](std::int64_t rows, Arch a) {
+    p.rows = rows;
+    return choose_rms_norm(p, 0, a);
+  };
+  for (int sms : {114, 132}) {
+    const Arch h{90, sms};
+    for (std::int64_t rows : {2 * sms + 1, 3 * sms, 4 * sms}) {
+      const KernelConfig c = pick(rows, h);
+      INFO(sms << " SMs, " << rows << " rows -> " << slug(c));
+      CHECK(c.threads_per_row == 512);
+      CHECK(c.residency == 2);
+      CHECK(c.loads == 3);
+      CHECK(c.min_blocks == 4);
+      CHECK(c.cluster == 1);
+      CHECK(c.arch.sms == 0);  // not part of the kernel
+      CHECK(c == pick(rows, h));
+    }
+    // Outside the window: the held rows below, the late-weight rows above.
+    CHECK(pick(2 * sms, h).residency == 0);
+    CHECK(pick(4 * sms + 1, h).residency != 2);
+  }
+  // Unknown SM count (an arch named for prewarm): the held rows. Other archs, fp32 rows (4096
+  // vectors), other widths, the fused add: what they choose without an SM count.
+  CHECK(pick(512, Arch{90}).residency == 0);
+  CHECK(pick(512, Arch{80, 108}) == pick(512, Arch{80}));
+  CHECK(pick(512, Arch{100, 148}) == pick(512, Arch{100}));
+  p.dtype = p.weight_dtype = DType::f32;
+  CHECK(pick(512, Arch{90, 132}) == pick(512, Arch{90}));
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 8192;
+  CHECK(pick(512, Arch{90, 132}) == pick(512, Arch{90}));
+  p.hidden = 16384;
+  p.op = Op::fused_add_rmsnorm;
+  CHECK(pick(512, Arch{90, 132}) == pick(512, Arch{90}));
+  p.op = Op::gemma_rmsnorm;
+  CHECK(pick(512, Arch{90, 132}).residency == 2);
 }
 
 TEST_CASE("a few rows of 512-4096 vectors go over clusters of >= 4 CTAs in shares of <= 512 (<= 256) vectors", "[config][heuristics]") {

@@ -427,6 +427,43 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
   }
 }
 
+TEST_CASE("default configs at the edges of the SM-count window (rows of 2048 vectors, one wave)", "[gpu][rmsnorm]") {
+  use_device0();
+  auto rng = fresh_rng();
+  namespace d = normjit::detail;
+  const d::Arch arch = d::Runtime::get().device_arch(0);
+  REQUIRE(arch.sms == d::Runtime::get().sm_count(0));
+  const std::int64_t lo = d::kWaveRowsPerSmLow * arch.sms, hi = d::kWaveRowsPerSmHigh * arch.sms;
+  struct Case {
+    Op op;
+    DType dtype;
+  };
+  for (const Case& k : {Case{Op::rmsnorm, DType::bf16}, Case{Op::gemma_rmsnorm, DType::f16}}) {
+    for (std::int64_t rows : {lo, lo + 1, hi, hi + 1}) {
+      normjit::ProblemSpec p;
+      p.op = k.op;
+      p.dtype = p.weight_dtype = k.dtype;
+      p.hidden = 16384;
+      p.rows = rows;
+      const d::KernelConfig cfg = d::choose_config(p, 0, arch);
+      INFO(rows << " rows on " << arch.sms << " SMs -> " << d::slug(cfg));
+      // The window's kernel on sm_90 inside it, never outside it.
+      CHECK((cfg.residency == 2 && cfg.min_blocks == 4) == (arch.cc == 90 && rows > lo && rows <= hi));
+      for (OutForm form : {OutForm::Separate, OutForm::InPlace}) {
+        RmsCase c;
+        c.op = k.op;
+        c.dtype = c.weight_dtype = k.dtype;
+        c.rows = rows;
+        c.hidden = 16384;
+        c.form = form;
+        c.strided = form == OutForm::Separate;
+        INFO(c.describe());
+        CHECK(run_rms_case(c, rng) == "");
+      }
+    }
+  }
+}
+
 TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnorm][configs][cluster]") {
   use_device0();
   auto rng = fresh_rng();
