@@ -204,8 +204,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // t512 128.13 / 498.75, t1024 re-reading 2 items 133.73 / 522.37 (thirteenth run, forced.txt);
   // re-read t512 with the L2 hint alone 131.01 / 509.89 (weight-ab.txt). Since 1024-thread rows
   // reduce their warp sums by shuffles (reduce.cuh), t1024 runs 128.90 / 505.41 against t512's
-  // 128.70 / 500.74 (fourteenth run, reduce-ab.txt): t512 stays. fp32 rows of 2048 vectors were
-  // not measured.
+  // 128.70 / 500.74 (fourteenth run, reduce-ab.txt): t512 stays. Declared for 3 CTAs an SM
+  // (__launch_bounds__(512, 3)), which it held already (34 registers, allocated as 40): ptxas then
+  // takes 40 and orders the prologue and address arithmetic differently (scripts/sass.sh), the
+  // loads and stores stay in the same places. Why that is faster was not found; that it is, was
+  // measured. H200, median us, interleaved in one process,
+  // two rounds (seventeenth run, floor-compare.txt), unbounded / 3: bf16 128.06/126.27,
+  // 128.16/126.34 (8192 rows); 189.98/188.42, 190.27/188.42 (12288); 251.49/250.11,
+  // 252.03/250.37 (16384); 374.85/374.72, 375.42/374.85 (24576); 498.91/499.14, 498.91/499.52
+  // (32768); f16 127.23/125.92, 127.30/125.92 (8192), 498.94/499.42, 498.40/499.17 (32768). 4
+  // CTAs (32 registers) lost 1.8-4.1 % (bulk-compare.txt). fp32 rows of 2048 vectors were not
+  // measured.
   const bool wide_reread = !info.residual && vectors == 2048 && dtype_size(c.input_dtype) == 2;
   const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && (vectors == 1024 || vectors == 256)
                                   : p.rows >= kBulkRowsRmsnorm && vectors > 256 && (vectors <= 1024 || wide_reread);
@@ -213,6 +222,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.residency = 2;
     c.loads = 3;
     if (info.residual && vectors == 256) c.threads_per_row = 256;
+    if (wide_reread) c.min_blocks = std::min(3, arch.max_threads_per_sm() / c.block_threads());
   }
   // Between kWaveRowsPerSmLow and kWaveRowsPerSmHigh rows an SM, rmsnorm rows of 2048 16-byte
   // vectors (hidden 16384) re-read on 512 threads at 4 CTAs an SM (32 registers) with the hints by
