@@ -222,7 +222,14 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.residency = 2;
     c.loads = 3;
     if (info.residual && vectors == 256) c.threads_per_row = 256;
-    if (wide_reread) c.min_blocks = std::min(3, arch.max_threads_per_sm() / c.block_threads());
+    // Declared for 3 CTAs an SM (see above): rmsnorm rows of 2048 vectors, and the fused add's
+    // rows of 1024 (hidden 8192), which held 3 already too (37 registers, allocated as 40): H200,
+    // bf16, median us, unbounded / 3, interleaved, two rounds (seventeenth run, minb-compare.txt):
+    // 130.50/128.51, 130.43/127.90 (8192 rows); 505.98/506.40, 507.04/506.43 (32768). Where a
+    // kernel held 4 or more CTAs (32 registers: rmsnorm rows of 512-1024 vectors; the fused add's
+    // per-item stores of 512 at 40) the declarations changed nothing or lost (same file).
+    if (wide_reread || (info.residual && vectors == 1024))
+      c.min_blocks = std::min(3, arch.max_threads_per_sm() / c.block_threads());
   }
   // Between kWaveRowsPerSmLow and kWaveRowsPerSmHigh rows an SM, rmsnorm rows of 2048 16-byte
   // vectors (hidden 16384) re-read on 512 threads at 4 CTAs an SM (32 registers) with the hints by
