@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 
 #include "heuristics.hpp"
 #include "normjit/errors.hpp"
@@ -47,6 +48,11 @@ std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
   };
   if (problem.rows > 0) {
     add(problem, arch);
+    // An arch named without its GPU (SM count unknown): also what a GPU whose SM count puts these
+    // rows in the wave window (wave_row_classes) would run, e.g. rows / 4 SMs (rounded up). Every
+    // other count picks the kernel above.
+    if (arch.sms == 0)
+      add(problem, Arch{arch.cc, int(std::min<std::int64_t>((problem.rows + 3) / 4, std::numeric_limits<int>::max()))});
     return out;
   }
   for (std::int64_t rows : kRowClasses) {

@@ -641,6 +641,23 @@ TEST_CASE("rmsnorm rows of 2048 vectors re-read on 4 CTAs an SM where the call i
   CHECK(pick(512, Arch{90, 132}) == pick(512, Arch{90}));
   p.op = Op::gemma_rmsnorm;
   CHECK(pick(512, Arch{90, 132}).residency == 2);
+
+  // prewarm --rows: on the GPU, the kernel its SM count picks; for a named arch, both kernels an
+  // SM count may pick for those rows.
+  p.op = Op::rmsnorm;
+  p.rows = 512;
+  auto has = [](const std::vector<KernelConfig>& v, bool window) {
+    return std::any_of(v.begin(), v.end(), [&](const KernelConfig& c) { return (c.min_blocks == 4) == window; });
+  };
+  const std::vector<KernelConfig> named = configs_for(p, Arch{90});
+  CHECK(has(named, true));
+  CHECK(has(named, false));
+  const std::vector<KernelConfig> on_gpu = configs_for(p, Arch{90, 132});
+  CHECK(has(on_gpu, true));
+  CHECK_FALSE(has(on_gpu, false));
+  CHECK_FALSE(has(configs_for(p, Arch{90, 100}), true));  // 512 rows are more than 4 an SM there
+  p.hidden = 8192;  // no window: one kernel (and its in-place twin) either way
+  CHECK(configs_for(p, Arch{90}) == configs_for(p, Arch{90, 132}));
 }
 
 TEST_CASE("a few rows of 512-4096 vectors go over clusters of >= 4 CTAs in shares of <= 512 (<= 256) vectors", "[config][heuristics]") {
