@@ -44,7 +44,8 @@ void check_problem(const ProblemSpec& p) {
   }
 }
 
-// The archs of the visible GPUs, each once.
+// The archs of the visible GPUs, each once per SM count (the heuristics read it; the kernels
+// several GPUs share are built once, prewarm's config set removes repeats).
 std::vector<Arch> detected_archs() {
   if (!driver_available()) {
     throw CudaError(-1, fmt::format("normjit: prewarm: no arch given and the CUDA driver is not "
@@ -61,7 +62,7 @@ std::vector<Arch> detected_archs() {
   std::vector<Arch> out;
   for (int i = 0; i < n && i < kMaxDevices; ++i) {
     const Arch a = Runtime::get().device_arch(i);
-    if (std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+    if (std::none_of(out.begin(), out.end(), [&](const Arch& b) { return b == a && b.sms == a.sms; })) out.push_back(a);
   }
   return out;
 }

@@ -82,7 +82,7 @@ detail::KernelConfig heuristic(Op op, std::int64_t rows, std::int64_t hidden) {
   ps.dtype = ps.weight_dtype = DType::bf16;
   ps.hidden = hidden;
   ps.rows = rows;
-  return detail::choose_config(ps, 8, detail::Arch{90});
+  return detail::choose_config(ps, 8, detail::Runtime::get().device_arch(0));  // sm_90, 132 SMs
 }
 
 }  // namespace
@@ -110,6 +110,23 @@ TEST_CASE("a call hands cuLaunchKernelEx the heuristic's grid and block, PDL and
     CHECK(p.eps == 1e-6f);
     // One wave (<= 132 SMs) lets dependents launch at once; more blocks do not.
     CHECK(bool(p.flags & kFlagEarlyTrigger) == (l.grid_x <= 132));
+  }
+}
+
+TEST_CASE("the device's SM count reaches the heuristics: one wave of re-read rows at 2-4 rows an SM", "[launch]") {
+  const detail::Arch a = detail::Runtime::get().device_arch(0);
+  CHECK(a.cc == 90);
+  CHECK(a.sms == 132);  // the stand-in's MULTIPROCESSOR_COUNT
+  for (std::int64_t rows : {264, 265, 528, 529}) {
+    INFO("rows " << rows);
+    const detail::KernelConfig c = heuristic(Op::rmsnorm, rows, 16384);
+    const bool window = rows > 264 && rows <= 528;
+    CHECK((c.residency == 2 && c.min_blocks == 4) == window);
+    CHECK(c.arch.sms == 0);  // the kernel and its cache key do not depend on it
+    rmsnorm(rms_args(rows, 16384));
+    const FakeLaunch l = fake().last();
+    CHECK(l.grid_x == unsigned(rows));
+    CHECK(l.block_x == 512u);
   }
 }
 
