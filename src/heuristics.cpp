@@ -183,6 +183,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   }
   // After the rule above, which may reshape the CTA; the wide-row rule below re-derives it.
   c.min_blocks = choose_min_blocks(c);
+  // The late-weight bf16 rmsnorm rows of 2048 16-byte vectors on 256 threads (kLateWeightRows to
+  // kBulkRowsRmsnorm, the rule above) are declared for the 3 CTAs an SM they hold (80 registers),
+  // as the bulk re-read below (f16 rows take 48 registers, 5 CTAs, and were not timed declared):
+  // H200, bf16, median us, unbounded / 3, interleaved, two rounds
+  // (seventeenth run, mid16384-compare.txt): 32.61/32.29, 32.74/32.48 (2048 rows); 64.45/63.65,
+  // 65.25/64.64 (4096); 18.82/18.94, 18.94/18.91 (1024). Other shapes there lost: t512 held
+  // 1.6-2.2 %, t512 re-read at 3 CTAs 1.6-3.6 % (but 4096 rows 0.987), t1024 1.1-4.8 %.
+  if (!info.residual && c.cluster == 1 && vectors == 2048 && c.threads_per_row == 256 && c.residency == 1 &&
+      c.input_dtype == DType::bf16)
+    c.min_blocks = std::min(3, arch.max_threads_per_sm() / c.block_threads());
   // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
   // hint on the first read and evict-first on the second (loads 3), which is what
   // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run
@@ -232,7 +242,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       c.min_blocks = std::min(3, arch.max_threads_per_sm() / c.block_threads());
   }
   // Between kWaveRowsPerSmLow and kWaveRowsPerSmHigh rows an SM, rmsnorm rows of 2048 16-byte
-  // vectors (hidden 16384) re-read on 512 threads at 4 CTAs an SM (32 registers) with the hints by
+  // vectors (hidden 16384) re-read on 512 threads at 4 CTAs an SM (32 registers; ptxas spills 8
+  // bytes a thread, one store and one load, measured as is) with the hints by
   // pass: the whole call is then one wave, where the held rows' 2 CTAs an SM take two (what
   // torch.compile's kernel there does, sixteenth run, inductor-512x16384.txt). H200 (132 SMs),
   // bf16, median us, held t512 (the default before) / this, interleaved in one process
