@@ -42,6 +42,7 @@ SystemInfo system_info() {
     d.cuDeviceGetName(name, sizeof name, h);
     d.cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, h);
     d.cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, h);
+    d.cuDeviceGetAttribute(&g.sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, h);
     g.name = name;
     g.arch = fmt::format("sm_{}{}", major, minor);
     g.target = Arch{major * 10 + minor}.target();

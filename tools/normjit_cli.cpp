@@ -47,7 +47,7 @@ int cmd_info(bool as_json) {
   if (as_json) {
     nlohmann::json gpus = nlohmann::json::array();
     for (const GpuInfo& g : s.gpus)
-      gpus.push_back({{"ordinal", g.ordinal}, {"name", g.name}, {"arch", g.arch}, {"target", g.target}});
+      gpus.push_back({{"ordinal", g.ordinal}, {"name", g.name}, {"arch", g.arch}, {"target", g.target}, {"sms", g.sms}});
     nlohmann::json j = {
         {"version", s.version},         {"driver", s.driver},
         {"driver_error", s.driver_error}, {"driver_version", s.driver_version},
@@ -68,7 +68,7 @@ int cmd_info(bool as_json) {
   }
   if (s.gpus.empty()) fmt::print("gpus:        none\n");
   for (const GpuInfo& g : s.gpus)
-    fmt::print("gpu {}:       {} ({}, kernels built for {})\n", g.ordinal, g.name, g.arch, g.target);
+    fmt::print("gpu {}:       {} ({}, {} SMs, kernels built for {})\n", g.ordinal, g.name, g.arch, g.sms, g.target);
   if (s.nvrtc_version.empty()) {
     fmt::print("nvrtc:       not available ({})\n", s.nvrtc_error);
   } else {

@@ -127,6 +127,7 @@ struct GpuInfo {
   std::string name;
   std::string arch;  // compute capability, e.g. "sm_90"
   std::string target;  // what normjit compiles for it, e.g. "sm_90a"
+  int sms = 0;         // streaming multiprocessors (the heuristics read it, e.g. for one-wave rules)
 };
 
 struct SystemInfo {

@@ -114,6 +114,10 @@ TEST_CASE("a call hands cuLaunchKernelEx the heuristic's grid and block, PDL and
 }
 
 TEST_CASE("the device's SM count reaches the heuristics: one wave of re-read rows at 2-4 rows an SM", "[launch]") {
+  const SystemInfo info = system_info();  // what `normjit info` prints
+  REQUIRE(info.gpus.size() >= 1);
+  CHECK(info.gpus[0].sms == 132);
+  CHECK(info.gpus[0].target == "sm_90a");
   const detail::Arch a = detail::Runtime::get().device_arch(0);
   CHECK(a.cc == 90);
   CHECK(a.sms == 132);  // the stand-in's MULTIPROCESSOR_COUNT
