@@ -38,7 +38,9 @@ int choose_min_blocks(const KernelConfig& c) {
   // the same 2048 vectors runs at 97 %. Bound them to 64 registers (1024 threads per SM).
   if (c.cluster > 1 && c.block_threads() <= 512) return 1024 / c.block_threads();
   // Otherwise no floor: capping registers for full occupancy did not help where the row fits
-  // and spilled where it does not (H200 sweep, docs/benchmarks.md).
+  // and spilled where it does not (H200 sweep, docs/benchmarks.md). choose_rms_norm sets floors
+  // of its own: the one-wave re-read (4 CTAs an SM), and three kernels declared for the 3 CTAs an
+  // SM they already hold (the declaration changed ptxas's schedule, and measured faster).
   return 0;
 }
 
