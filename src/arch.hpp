@@ -18,6 +18,8 @@ struct Arch {
   bool arch_specific() const { return cc == 90 || cc == 100 || cc == 103; }
   bool operator==(const Arch& o) const { return cc == o.cc; }
   bool operator!=(const Arch& o) const { return cc != o.cc; }
+  // The same as far as the heuristics can tell: compute capability and SM count.
+  bool same_device(const Arch& o) const { return cc == o.cc && sms == o.sms; }
   // Resident threads an SM holds (CUDA programming guide, compute capabilities table).
   int max_threads_per_sm() const { return cc == 86 || cc == 87 || cc == 89 || cc >= 120 ? 1536 : 2048; }
   // Shared memory one block may use with the opt-in attribute, in bytes (same table).

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "normjit/errors.hpp"
 
@@ -29,6 +30,11 @@ int threads_for(std::int64_t vectors) {
 std::vector<std::int64_t> wave_row_classes(Arch arch) {
   const std::int64_t sms = arch.sms > 0 ? arch.sms : kProbeSms;
   return {kWaveRowsPerSmLow * sms + 1, kWaveRowsPerSmHigh * sms + 1};
+}
+
+int wave_window_sms(std::int64_t rows) {
+  return int(std::min<std::int64_t>((rows + kWaveRowsPerSmHigh - 1) / kWaveRowsPerSmHigh,
+                                    std::numeric_limits<int>::max()));
 }
 
 int choose_min_blocks(const KernelConfig& c) {
@@ -79,6 +85,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.rank3 = p.rank3;
   c.hidden = std::int32_t(p.hidden);
   c.arch = Arch{arch.cc};  // the SM count chooses below; the kernel and its key are the arch's
+  // The occupancy floor that declares `n` CTAs an SM of c's shape, at most what an SM holds.
+  auto declared_ctas = [&](int n) { return std::min(n, arch.max_threads_per_sm() / c.block_threads()); };
   c.vec = vector_width(p.hidden, dtype_size(p.dtype), max_vec);
   // Rows of more than 2048 vectors (1024 threads x 2) are split over a cluster on sm_90+, into
   // the fewest CTAs (at most 8) that bring each CTA's share to 2048 vectors or below: a
@@ -194,7 +202,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 1.6-2.2 %, t512 re-read at 3 CTAs 1.6-3.6 % (but 4096 rows 0.987), t1024 1.1-4.8 %.
   if (!info.residual && c.cluster == 1 && vectors == 2048 && c.threads_per_row == 256 && c.residency == 1 &&
       c.input_dtype == DType::bf16)
-    c.min_blocks = std::min(3, arch.max_threads_per_sm() / c.block_threads());
+    c.min_blocks = declared_ctas(3);
   // Many rows of 4096-8192 elements: re-read the row from L2 (residency 2) with an evict-last
   // hint on the first read and evict-first on the second (loads 3), which is what
   // torch.compile's looped reduction does. H200, bf16, median us, default vs this, same run
@@ -241,7 +249,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // kernel held 4 or more CTAs (32 registers: rmsnorm rows of 512-1024 vectors; the fused add's
     // per-item stores of 512 at 40) the declarations changed nothing or lost (same file).
     if (wide_reread || (info.residual && vectors == 1024))
-      c.min_blocks = std::min(3, arch.max_threads_per_sm() / c.block_threads());
+      c.min_blocks = declared_ctas(3);
   }
   // Between kWaveRowsPerSmLow and kWaveRowsPerSmHigh rows an SM, rmsnorm rows of 2048 16-byte
   // vectors (hidden 16384) re-read on 512 threads at 4 CTAs an SM (32 registers; ptxas spills 8
@@ -262,7 +270,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.rows_per_block = 1;
     c.residency = 2;
     c.loads = 3;
-    c.min_blocks = int(arch.max_threads_per_sm() / 512);
+    c.min_blocks = declared_ctas(4);
   }
   // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
   // split into 512-1024-thread CTAs holding the row ran at 62-77 % of copy at 1024 rows; what ran

@@ -67,6 +67,9 @@ constexpr int kProbeSms = 132;
 // Row counts that pick every kernel the wave-window rule may choose on `arch` (with kProbeSms
 // when arch.sms is 0): the window's first row count and the one after it.
 std::vector<std::int64_t> wave_row_classes(Arch arch);
+// An SM count whose window holds `rows` (rows / kWaveRowsPerSmHigh, rounded up): what prewarm of
+// given rows for an arch named without its GPU also builds for.
+int wave_window_sms(std::int64_t rows);
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <limits>
 
 #include "heuristics.hpp"
 #include "normjit/errors.hpp"
@@ -49,10 +48,8 @@ std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
   if (problem.rows > 0) {
     add(problem, arch);
     // An arch named without its GPU (SM count unknown): also what a GPU whose SM count puts these
-    // rows in the wave window (wave_row_classes) would run, e.g. rows / 4 SMs (rounded up). Every
-    // other count picks the kernel above.
-    if (arch.sms == 0)
-      add(problem, Arch{arch.cc, int(std::min<std::int64_t>((problem.rows + 3) / 4, std::numeric_limits<int>::max()))});
+    // rows in the wave window would run. Every other count picks the kernel above.
+    if (arch.sms == 0) add(problem, Arch{arch.cc, wave_window_sms(problem.rows)});
     return out;
   }
   for (std::int64_t rows : kRowClasses) {
@@ -97,8 +94,7 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
       KernelConfig config;
     };
     thread_local Last last;
-    if (last.valid && last.max_vec == max_vec && last.arch == arch && last.arch.sms == arch.sms &&
-        same_problem(last.problem, problem))
+    if (last.valid && last.max_vec == max_vec && last.arch.same_device(arch) && same_problem(last.problem, problem))
       return last.config;
     KernelConfig c = info.choose(problem, max_vec, arch);
     last.problem = problem;

@@ -62,7 +62,7 @@ std::vector<Arch> detected_archs() {
   std::vector<Arch> out;
   for (int i = 0; i < n && i < kMaxDevices; ++i) {
     const Arch a = Runtime::get().device_arch(i);
-    if (std::none_of(out.begin(), out.end(), [&](const Arch& b) { return b == a && b.sms == a.sms; })) out.push_back(a);
+    if (std::none_of(out.begin(), out.end(), [&](const Arch& b) { return b.same_device(a); })) out.push_back(a);
   }
   return out;
 }

@@ -125,31 +125,48 @@ extern "C" __global__ void flush(const uint4* p, unsigned long long n, uint4* si
   BenchKernel kernel_;
 };
 
-// Events around `fn`, one sample each, L2 flushed before each sample. With `warm_up`, first
-// ~5 ms of flush passes: the SM clock drops while the GPU idles (e.g. while the host compiles
-// the next config) and a series of short samples would otherwise start below full clock.
+// Events around `fn(i, j)` for samples i < reps of each of `k` candidates j, interleaved: sample
+// i runs every candidate once, from a rotating start, each after an L2 flush, so that clock
+// drift and input addresses (set i) fall on all alike. Returns each candidate's samples (us).
+// With `warm_up`, first ~5 ms of flush passes: the SM clock drops while the GPU idles (e.g. while
+// the host compiles the next config) and a series of short samples would otherwise start below
+// full clock.
 template <class Fn>
-std::vector<double> time_samples(CUstream s, L2Flush& flush, int reps, Fn&& fn, bool warm_up = true) {
+std::vector<std::vector<double>> time_interleaved(CUstream s, L2Flush& flush, int reps, int k, Fn&& fn,
+                                                  bool warm_up = true) {
   const auto& d = driver();
-  std::vector<CUevent> ev(size_t(2 * reps));
+  std::vector<CUevent> ev(size_t(2 * reps * k));
   for (CUevent& e : ev) check(d.cuEventCreate(&e, 0), "cuEventCreate");
   if (warm_up)
     for (int i = 0; i < 80; ++i) flush(s);
   for (int i = 0; i < reps; ++i) {
-    flush(s);
-    check(d.cuEventRecord(ev[size_t(2 * i)], s), "cuEventRecord");
-    fn(i);
-    check(d.cuEventRecord(ev[size_t(2 * i + 1)], s), "cuEventRecord");
+    for (int n = 0; n < k; ++n) {
+      const int j = (i + n) % k;
+      const size_t at = size_t(2 * (i * k + j));
+      flush(s);
+      check(d.cuEventRecord(ev[at], s), "cuEventRecord");
+      fn(i, j);
+      check(d.cuEventRecord(ev[at + 1], s), "cuEventRecord");
+    }
   }
   check(d.cuStreamSynchronize(s), "cuStreamSynchronize");
-  std::vector<double> us;
+  std::vector<std::vector<double>> us(static_cast<size_t>(k));
   for (int i = 0; i < reps; ++i) {
-    float ms = 0;
-    check(d.cuEventElapsedTime(&ms, ev[size_t(2 * i)], ev[size_t(2 * i + 1)]), "cuEventElapsedTime");
-    us.push_back(double(ms) * 1000.0);
+    for (int j = 0; j < k; ++j) {
+      float ms = 0;
+      const size_t at = size_t(2 * (i * k + j));
+      check(d.cuEventElapsedTime(&ms, ev[at], ev[at + 1]), "cuEventElapsedTime");
+      us[size_t(j)].push_back(double(ms) * 1000.0);
+    }
   }
   for (CUevent& e : ev) d.cuEventDestroy(e);
   return us;
+}
+
+// Events around `fn(i)`, one sample each, L2 flushed before each sample.
+template <class Fn>
+std::vector<double> time_samples(CUstream s, L2Flush& flush, int reps, Fn&& fn, bool warm_up = true) {
+  return time_interleaved(s, flush, reps, 1, [&](int i, int) { fn(i); }, warm_up)[0];
 }
 
 // A plain copy kernel launched like a decode-size norm (PDL wait and trigger at start, one
@@ -188,39 +205,6 @@ extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uin
  private:
   BenchKernel kernel_;
 };
-
-// Events around `fn(i, j)` for samples i < reps of each of `k` candidates j, interleaved: sample
-// i runs every candidate once, from a rotating start, each after an L2 flush, so that clock
-// drift and input addresses (set i) fall on all alike. Returns each candidate's samples (us).
-template <class Fn>
-std::vector<std::vector<double>> time_interleaved(CUstream s, L2Flush& flush, int reps, int k, Fn&& fn) {
-  const auto& d = driver();
-  std::vector<CUevent> ev(size_t(2 * reps * k));
-  for (CUevent& e : ev) check(d.cuEventCreate(&e, 0), "cuEventCreate");
-  for (int i = 0; i < 80; ++i) flush(s);  // the clock up first, as time_samples
-  for (int i = 0; i < reps; ++i) {
-    for (int n = 0; n < k; ++n) {
-      const int j = (i + n) % k;
-      const size_t at = size_t(2 * (i * k + j));
-      flush(s);
-      check(d.cuEventRecord(ev[at], s), "cuEventRecord");
-      fn(i, j);
-      check(d.cuEventRecord(ev[at + 1], s), "cuEventRecord");
-    }
-  }
-  check(d.cuStreamSynchronize(s), "cuStreamSynchronize");
-  std::vector<std::vector<double>> us(static_cast<size_t>(k));
-  for (int i = 0; i < reps; ++i) {
-    for (int j = 0; j < k; ++j) {
-      float ms = 0;
-      const size_t at = size_t(2 * (i * k + j));
-      check(d.cuEventElapsedTime(&ms, ev[at], ev[at + 1]), "cuEventElapsedTime");
-      us[size_t(j)].push_back(double(ms) * 1000.0);
-    }
-  }
-  for (CUevent& e : ev) d.cuEventDestroy(e);
-  return us;
-}
 
 double copy_bandwidth(CUstream s, L2Flush& flush) {
   const size_t bytes = size_t(1) << 30;
@@ -369,6 +353,16 @@ std::string config_label(const Shape& sh) {
   return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec, detail::tuning_tags(c));
 }
 
+// One line of the bench table: op, dtype, shape, config, median / p10 / p90 us, GB/s (the bytes
+// that must move) and % of the device copy.
+std::string result_row(const std::string& opn, const std::string& dtn, const Shape& sh, const std::string& label,
+                       const std::vector<double>& us, double bytes, double copy_gbs) {
+  const double med = median(us);
+  const double gbs = bytes / (med * 1e-6) / 1e9;
+  return fmt::format("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%", opn, dtn,
+                     sh.T, sh.H, label, med, pct(us, 0.1), pct(us, 0.9), gbs, 100.0 * gbs / copy_gbs);
+}
+
 // bench --compare: `configs` timed against each other on one shape, interleaved
 // (time_interleaved). A config that does not fit the shape is reported and left out.
 void run_compare(const std::vector<std::string>& configs, const Shape& sh, const std::string& opn,
@@ -404,13 +398,12 @@ void run_compare(const std::vector<std::string>& configs, const Shape& sh, const
   const double first = median(us[0]);
   for (size_t j = 0; j < cands.size(); ++j) {
     const double med = median(us[j]);
-    const double gbs = b.bytes() / (med * 1e-6) / 1e9;
     // The medians of the first and second half of the samples: how far the figure drifted.
     const std::vector<double> h1(us[j].begin(), us[j].begin() + std::ptrdiff_t(us[j].size() / 2));
     const std::vector<double> h2(us[j].begin() + std::ptrdiff_t(us[j].size() / 2), us[j].end());
-    fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%  x{:.3f}  halves {:.2f}/{:.2f}  [{}]\n",
-               opn, dtn, sh.T, sh.H, cands[j].label, med, pct(us[j], 0.1), pct(us[j], 0.9), gbs,
-               100.0 * gbs / copy_gbs, med / first, h1.empty() ? med : median(h1), median(h2), cands[j].text);
+    fmt::print("{}  x{:.3f}  halves {:.2f}/{:.2f}  [{}]\n",
+               result_row(opn, dtn, sh, cands[j].label, us[j], b.bytes(), copy_gbs), med / first,
+               h1.empty() ? med : median(h1), median(h2), cands[j].text);
   }
 }
 
@@ -605,10 +598,7 @@ int run_bench(const BenchArgs& a) {
             const double med = median(us);
             if (med < best_us) best_label = label;
             best_us = std::min(best_us, med);
-            const double gbs = b.bytes() / (med * 1e-6) / 1e9;
-            fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%\n",
-                       opn, dtn, sh.T, sh.H, label, med, pct(us, 0.1), pct(us, 0.9), gbs,
-                       100.0 * gbs / copy_gbs);
+            fmt::print("{}\n", result_row(opn, dtn, sh, label, us, b.bytes(), copy_gbs));
           }
           detail::set_config_override(nullptr);
           if (a.sweep && !best_label.empty())
