@@ -1,0 +1,744 @@
+// Where the time of a decode-size norm goes inside a CUDA graph with PDL (issue 4, target 3).
+//
+// A stand-alone experiment, not part of the library: each kernel below is one step further from a
+// plain copy towards the norm (same rows, threads and vectors per thread as a normjit kernel), all
+// launched the way normjit launches decode sizes (PDL, the wait and then the trigger at the top).
+// Per launch in a graph of 100 chained launches, median of 30 graph replays (CUDA events).
+//
+// With arguments, each CUBIN:OP:ROWS:HIDDEN:THREADS (a normjit cache entry's cubin without its
+// 64-byte header, OP rms or fused) is launched the same way, with NormParams, beside this file's
+// kernels of the same shape; with --flush every replay also starts after an L2 flush (as
+// `normjit bench` times).
+//   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build-tmp/decode_anatomy scripts/decode_anatomy.cu -lcuda
+//   build-tmp/decode_anatomy [--flush] [CUBIN:OP:ROWS:HIDDEN:THREADS ...]
+#include <cuda_bf16.h>
+#include <cuda.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#define CK(x)                                                                               \
+  do {                                                                                      \
+    cudaError_t e_ = (x);                                                                   \
+    if (e_ != cudaSuccess) {                                                                \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                         \
+    }                                                                                       \
+  } while (0)
+
+enum Mode {
+  kCopy,        // y = x
+  kScale,       // y = x * w (the weight read, no reduction)
+  kWarpNorm,    // sum of squares within each warp only (no block barrier), then as the norm
+  kNorm,        // the norm: warp shuffles, shared memory, one barrier
+  kNormWFirst,  // the norm, the weight loaded before the PDL wait
+  kFusedCopy,   // x and r read, r and x written in place, no reduction
+  kFused,       // fused add + norm, in place (normjit's fused_add_rmsnorm)
+  kFusedOop,    // fused add + norm, r and the output to other buffers (not in place)
+  kNormNoTrig,  // the norm, no early trigger (the block's exit triggers)
+};
+const char* kModeName[] = {"copy",      "x*w",        "warp-norm", "norm",         "norm w-first",
+                           "fused copy", "fused",      "fused oop", "norm no-trig"};
+
+struct Args {
+  const uint4* x;
+  const uint4* r;
+  const uint4* w;
+  uint4* y;
+  uint4* r_out;
+};
+
+__device__ __forceinline__ void unpack(const uint4& v, float (&f)[8]) {
+  const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&v);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const float2 t = __bfloat1622float2(h[i]);
+    f[2 * i] = t.x;
+    f[2 * i + 1] = t.y;
+  }
+}
+__device__ __forceinline__ uint4 pack(const float (&f)[8]) {
+  uint4 v;
+  __nv_bfloat162* h = reinterpret_cast<__nv_bfloat162*>(&v);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) h[i] = __floats2bfloat162_rn(f[2 * i], f[2 * i + 1]);
+  return v;
+}
+
+template <int kH, int kT, int kMode>
+__global__ void __launch_bounds__(kT) row_kernel(Args a) {
+  constexpr int kVectors = kH / 8;
+  constexpr int kItems = kVectors / kT;
+  static_assert(kVectors % kT == 0, "whole items");
+  constexpr bool kFusedMode = kMode == kFusedCopy || kMode == kFused || kMode == kFusedOop;
+  const size_t base = size_t(blockIdx.x) * kVectors + threadIdx.x;
+  uint4 ws[kItems];
+  if (kMode == kNormWFirst)
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) ws[i] = a.w[threadIdx.x + i * kT];
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (kMode != kNormNoTrig) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  uint4 xs[kItems], rs[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    xs[i] = a.x[base + i * kT];
+    if (kFusedMode) rs[i] = a.r[base + i * kT];
+    if (kMode != kCopy && kMode != kFusedCopy && kMode != kNormWFirst) ws[i] = __ldg(a.w + threadIdx.x + i * kT);
+  }
+  if (kMode == kCopy) {
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) a.y[base + i * kT] = xs[i];
+    return;
+  }
+  if (kMode == kFusedCopy) {
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const_cast<uint4*>(a.r)[base + i * kT] = xs[i];
+      a.y[base + i * kT] = rs[i];
+    }
+    return;
+  }
+  float h[kItems][8];
+  float ss = 0.f;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    unpack(xs[i], h[i]);
+    if (kFusedMode) {
+      float rf[8];
+      unpack(rs[i], rf);
+#pragma unroll
+      for (int j = 0; j < 8; ++j) h[i][j] += rf[j];
+      (kMode == kFusedOop ? a.r_out : const_cast<uint4*>(a.r))[base + i * kT] = pack(h[i]);
+    }
+#pragma unroll
+    for (int j = 0; j < 8; ++j) ss = fmaf(h[i][j], h[i][j], ss);
+  }
+  float rstd = 1.f;
+  if (kMode != kScale) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+    if (kMode != kWarpNorm && kT > 32) {
+      __shared__ float red[kT / 32];
+      if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = ss;
+      __syncthreads();
+      ss = 0.f;
+#pragma unroll
+      for (int i = 0; i < kT / 32; ++i) ss += red[i];
+    }
+    rstd = rsqrtf(ss / kH + 1e-6f);
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    float wf[8], y[8];
+    unpack(ws[i], wf);
+#pragma unroll
+    for (int j = 0; j < 8; ++j) y[j] = h[i][j] * rstd * wf[j];
+    a.y[base + i * kT] = pack(y);
+  }
+}
+
+__global__ void grid_copy(const uint4* src, uint4* dst, unsigned n) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) dst[i] = src[i];
+}
+
+#define CU(x)                                                               \
+  do {                                                                      \
+    CUresult r_ = (x);                                                      \
+    if (r_ != CUDA_SUCCESS) {                                               \
+      const char* m_ = "";                                                  \
+      cuGetErrorString(r_, &m_);                                            \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, m_);  \
+      std::exit(1);                                                         \
+    }                                                                       \
+  } while (0)
+
+__global__ void flush_l2(const uint4* p, size_t n, uint4* sink) {
+  uint4 acc = make_uint4(0, 0, 0, 0);
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    const uint4 v = __ldcg(p + i);
+    acc.x ^= v.x;
+    acc.y ^= v.y;
+  }
+  if (acc.x == 0x12345678u && acc.y == 0x9abcdef0u) *sink = acc;
+}
+bool g_flush = false;
+bool g_churn = false;
+int g_small_allocs = 0;
+int g_free_small = 0;
+uint4* g_flush_buf = nullptr;
+const size_t kFlushBytes = size_t(256) << 20;
+
+
+// ---- the weight shared by several rows' CTAs --------------------------------------------------
+// kN > 1: the kN CTAs of a cluster (one row each) fetch the weight once between them: CTA c
+// multicasts part c (cp.async.bulk ... .multicast::cluster) into every CTA's shared memory, so
+// L2 serves each weight byte once per cluster instead of once per row. kN == 1: each CTA bulk-
+// copies the whole weight into its own shared memory (the same path without the sharing).
+// kEarly: the weight's copies are issued before the PDL wait (a static weight).
+__device__ __forceinline__ unsigned smem_u32(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+template <int kH, int kT, int kN, int kMode, bool kEarly>
+__global__ void __launch_bounds__(kT) mc_kernel(Args a) {
+  constexpr int kVectors = kH / 8;
+  constexpr int kItems = kVectors / kT;
+  constexpr bool kFusedMode = kMode == kFused;
+  constexpr unsigned kPart = kH * 2 / kN;  // bytes of the weight each CTA fetches
+  static_assert(kPart % 16 == 0, "16-byte parts");
+  __shared__ __align__(128) uint4 wsm[kVectors];
+  __shared__ __align__(8) unsigned long long bar;
+  __shared__ float red[kT / 32 > 0 ? kT / 32 : 1];
+  unsigned rank = 0;
+  if (kN > 1) asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(&bar)) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(&bar)), "r"(unsigned(kH * 2))
+                 : "memory");
+  }
+  if (kN > 1) {
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+    asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+  } else {
+    __syncthreads();
+  }
+  auto fetch_weight = [&] {
+    if (threadIdx.x == 0) {
+      const char* src = reinterpret_cast<const char*>(a.w) + rank * kPart;
+      const unsigned dst = smem_u32(reinterpret_cast<char*>(wsm) + rank * kPart);
+      if (kN > 1) {
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1], %2, [%3], %4;"
+            ::"r"(dst), "l"(src), "r"(kPart), "r"(smem_u32(&bar)), "h"(static_cast<unsigned short>((1u << kN) - 1))
+            : "memory");
+      } else {
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                     ::"r"(dst), "l"(src), "r"(kPart), "r"(smem_u32(&bar)) : "memory");
+      }
+    }
+  };
+  if (kEarly) fetch_weight();
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  if (!kEarly) fetch_weight();
+  const size_t base = size_t(blockIdx.x) * kVectors + threadIdx.x;
+  uint4 xs[kItems], rs[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    xs[i] = a.x[base + i * kT];
+    if (kFusedMode) rs[i] = a.r[base + i * kT];
+  }
+  float h[kItems][8];
+  float ss = 0.f;
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    unpack(xs[i], h[i]);
+    if (kFusedMode) {
+      float rf[8];
+      unpack(rs[i], rf);
+#pragma unroll
+      for (int j = 0; j < 8; ++j) h[i][j] += rf[j];
+      const_cast<uint4*>(a.r)[base + i * kT] = pack(h[i]);
+    }
+#pragma unroll
+    for (int j = 0; j < 8; ++j) ss = fmaf(h[i][j], h[i][j], ss);
+  }
+  float rstd = 1.f;
+  if (kMode != kScale) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+    if (kT > 32) {
+      if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = ss;
+      __syncthreads();
+      ss = 0.f;
+#pragma unroll
+      for (int i = 0; i < kT / 32; ++i) ss += red[i];
+    }
+    rstd = rsqrtf(ss / kH + 1e-6f);
+  }
+  {  // the weight is in once the barrier's phase 0 completes
+    unsigned done = 0;
+    do {
+      asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                   : "=r"(done) : "r"(smem_u32(&bar)) : "memory");
+    } while (!done);
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    float wf[8], y[8];
+    unpack(wsm[threadIdx.x + i * kT], wf);
+#pragma unroll
+    for (int j = 0; j < 8; ++j) y[j] = h[i][j] * rstd * wf[j];
+    a.y[base + i * kT] = pack(y);
+  }
+  // No CTA leaves while a multicast it issued may still be writing into another.
+  if (kN > 1) {
+    asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");
+    asm volatile("barrier.cluster.wait.aligned;" ::: "memory");
+  }
+}
+
+// Two rows per CTA, the same columns of both on each thread: the weight is read once per two rows
+// (half the CTAs of one row each).
+template <int kH, int kT, int kMode>
+__global__ void __launch_bounds__(kT) rows2_kernel(Args a) {
+  constexpr int kVectors = kH / 8;
+  constexpr int kItems = kVectors / kT;
+  constexpr bool kFusedMode = kMode == kFused;
+  __shared__ float red[2][kT / 32 > 0 ? kT / 32 : 1];
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  uint4 xs[2][kItems], rs[2][kItems], ws[kItems];
+#pragma unroll
+  for (int r = 0; r < 2; ++r)
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      const size_t at = (size_t(blockIdx.x) * 2 + r) * kVectors + threadIdx.x + i * kT;
+      xs[r][i] = a.x[at];
+      if (kFusedMode) rs[r][i] = a.r[at];
+    }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) ws[i] = __ldg(a.w + threadIdx.x + i * kT);
+  float h[2][kItems][8];
+  float ss[2] = {0.f, 0.f};
+#pragma unroll
+  for (int r = 0; r < 2; ++r)
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      unpack(xs[r][i], h[r][i]);
+      if (kFusedMode) {
+        float rf[8];
+        unpack(rs[r][i], rf);
+#pragma unroll
+        for (int j = 0; j < 8; ++j) h[r][i][j] += rf[j];
+        const_cast<uint4*>(a.r)[(size_t(blockIdx.x) * 2 + r) * kVectors + threadIdx.x + i * kT] = pack(h[r][i]);
+      }
+#pragma unroll
+      for (int j = 0; j < 8; ++j) ss[r] = fmaf(h[r][i][j], h[r][i][j], ss[r]);
+    }
+  float rstd[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) ss[r] += __shfl_xor_sync(0xffffffffu, ss[r], o);
+    if (threadIdx.x % 32 == 0) red[r][threadIdx.x / 32] = ss[r];
+  }
+  __syncthreads();
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float t = 0.f;
+#pragma unroll
+    for (int i = 0; i < kT / 32; ++i) t += red[r][i];
+    rstd[r] = rsqrtf(t / kH + 1e-6f);
+  }
+#pragma unroll
+  for (int r = 0; r < 2; ++r)
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) {
+      float wf[8], y[8];
+      unpack(ws[i], wf);
+#pragma unroll
+      for (int j = 0; j < 8; ++j) y[j] = h[r][i][j] * rstd[r] * wf[j];
+      a.y[(size_t(blockIdx.x) * 2 + r) * kVectors + threadIdx.x + i * kT] = pack(y);
+    }
+}
+
+template <class Launch>
+float per_launch_us(cudaStream_t s, Launch&& one) {
+  one();
+  CK(cudaStreamSynchronize(s));
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  for (int i = 0; i < 100; ++i) one();
+  CK(cudaStreamEndCapture(s, &g));
+  CK(cudaGraphInstantiate(&ge, g, 0));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  for (int i = 0; i < 3; ++i) CK(cudaGraphLaunch(ge, s));
+  std::vector<float> ms;
+  for (int i = 0; i < 30; ++i) {
+    if (g_flush) flush_l2<<<132 * 8, 256, 0, s>>>(g_flush_buf, kFlushBytes / 16, g_flush_buf);
+    CK(cudaEventRecord(e0, s));
+    CK(cudaGraphLaunch(ge, s));
+    CK(cudaEventRecord(e1, s));
+    CK(cudaEventSynchronize(e1));
+    float t;
+    CK(cudaEventElapsedTime(&t, e0, e1));
+    ms.push_back(t);
+  }
+  std::sort(ms.begin(), ms.end());
+  CK(cudaGraphExecDestroy(ge));
+  CK(cudaGraphDestroy(g));
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  return ms[ms.size() / 2] * 1000.f / 100.f;
+}
+
+template <class... KArgs>
+void launch_pdl(cudaStream_t s, void (*k)(KArgs...), dim3 grid, dim3 block, KArgs... args) {
+  cudaLaunchAttribute attr{};
+  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t lc{};
+  lc.gridDim = grid;
+  lc.blockDim = block;
+  lc.stream = s;
+  lc.attrs = &attr;
+  lc.numAttrs = 1;
+  CK(cudaLaunchKernelEx(&lc, k, args...));
+}
+
+template <class... KArgs>
+void launch_pdl_cluster(cudaStream_t s, void (*k)(KArgs...), dim3 grid, dim3 block, int cluster, KArgs... args) {
+  cudaLaunchAttribute attr[2]{};
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  attr[1].id = cudaLaunchAttributeClusterDimension;
+  attr[1].val.clusterDim.x = cluster;
+  attr[1].val.clusterDim.y = attr[1].val.clusterDim.z = 1;
+  cudaLaunchConfig_t lc{};
+  lc.gridDim = grid;
+  lc.blockDim = block;
+  lc.stream = s;
+  lc.attrs = attr;
+  lc.numAttrs = cluster > 1 ? 2 : 1;
+  CK(cudaLaunchKernelEx(&lc, k, args...));
+}
+
+struct Bufs {
+  uint4 *x, *r, *w, *y, *r2;
+};
+
+template <int kH, int kT, int kMode>
+float time_mode(cudaStream_t s, const Bufs& b, int rows) {
+  const Args a{b.x, b.r, b.w, b.y, b.r2};
+  return per_launch_us(s, [&] { launch_pdl(s, row_kernel<kH, kT, kMode>, dim3(rows), dim3(kT), a); });
+}
+
+template <int kH, int kT>
+void shape(cudaStream_t s, const Bufs& b, int rows) {
+  const unsigned n = unsigned(size_t(rows) * kH / 8);
+  const float copy1 = per_launch_us(s, [&] {
+    launch_pdl(s, grid_copy, dim3(std::max(1u, std::min((n + 255) / 256, 132u * 8))), dim3(256), (const uint4*)b.x,
+               b.y, n);
+  });
+  const float copy2 = per_launch_us(s, [&] {
+    launch_pdl(s, grid_copy, dim3(std::max(1u, std::min((2 * n + 255) / 256, 132u * 8))), dim3(256),
+               (const uint4*)b.x, b.y, 2 * n);
+  });
+  std::printf("%4d x %-5d t%-4d items %d | grid copy %.3f (x2 bytes %.3f) |", rows, kH, kT, kH / 8 / kT, copy1, copy2);
+  float t[9] = {time_mode<kH, kT, kCopy>(s, b, rows),     time_mode<kH, kT, kScale>(s, b, rows),
+                time_mode<kH, kT, kWarpNorm>(s, b, rows), time_mode<kH, kT, kNorm>(s, b, rows),
+                time_mode<kH, kT, kNormWFirst>(s, b, rows), time_mode<kH, kT, kFusedCopy>(s, b, rows),
+                time_mode<kH, kT, kFused>(s, b, rows),    time_mode<kH, kT, kFusedOop>(s, b, rows),
+                time_mode<kH, kT, kNormNoTrig>(s, b, rows)};
+  for (int m = 0; m < 9; ++m) std::printf(" %s %.3f%s", kModeName[m], t[m], m == 8 ? "\n" : ",");
+  std::fflush(stdout);
+}
+
+// The weight fetched once per cluster of kN rows (mc_kernel), and two rows per CTA (rows2_kernel).
+template <int kH, int kT, int kN, int kMode, bool kEarly>
+float time_mc(cudaStream_t s, const Bufs& b, int rows) {
+  const Args a{b.x, b.r, b.w, b.y, b.r2};
+  return per_launch_us(
+      s, [&] { launch_pdl_cluster(s, mc_kernel<kH, kT, kN, kMode, kEarly>, dim3(rows), dim3(kT), kN, a); });
+}
+// The multicast kernels' x * w against the per-CTA kernel's, bit for bit (a wrong exchange would
+// otherwise time as well as a right one).
+template <int kH, int kT, int kN>
+void check_mc(cudaStream_t s, const Bufs& b, int rows) {
+  const Args a{b.x, b.r, b.w, b.y, b.r2};
+  const size_t bytes = size_t(rows) * kH * 2;
+  std::vector<char> want(bytes), got(bytes);
+  CK(cudaMemsetAsync(b.y, 0, bytes, s));
+  launch_pdl(s, row_kernel<kH, kT, kScale>, dim3(rows), dim3(kT), a);
+  CK(cudaMemcpyAsync(want.data(), b.y, bytes, cudaMemcpyDeviceToHost, s));
+  CK(cudaMemsetAsync(b.y, 0, bytes, s));
+  launch_pdl_cluster(s, mc_kernel<kH, kT, kN, kScale, false>, dim3(rows), dim3(kT), kN, a);
+  CK(cudaMemcpyAsync(got.data(), b.y, bytes, cudaMemcpyDeviceToHost, s));
+  CK(cudaStreamSynchronize(s));
+  if (want != got) {
+    std::printf("MISMATCH: multicast over %d CTAs, %d x %d\n", kN, rows, kH);
+    std::exit(3);
+  }
+}
+
+template <int kH, int kT>
+void shared_weight(cudaStream_t s, const Bufs& b, int rows) {
+  const Args a{b.x, b.r, b.w, b.y, b.r2};
+  check_mc<kH, kT, 1>(s, b, rows);
+  check_mc<kH, kT, 2>(s, b, rows);
+  check_mc<kH, kT, 4>(s, b, rows);
+  check_mc<kH, kT, 8>(s, b, rows);
+  std::printf("%4d x %-5d t%-4d | ", rows, kH, kT);
+  std::printf("x*w: own L2 %.3f, bulk 1 %.3f, mc2 %.3f, mc4 %.3f, mc8 %.3f | ", time_mode<kH, kT, kScale>(s, b, rows),
+              time_mc<kH, kT, 1, kScale, false>(s, b, rows), time_mc<kH, kT, 2, kScale, false>(s, b, rows),
+              time_mc<kH, kT, 4, kScale, false>(s, b, rows), time_mc<kH, kT, 8, kScale, false>(s, b, rows));
+  std::printf("norm: own %.3f, bulk 1 %.3f, mc2 %.3f, mc4 %.3f, mc8 %.3f, mc4 early %.3f, 2 rows/CTA %.3f | ",
+              time_mode<kH, kT, kNorm>(s, b, rows), time_mc<kH, kT, 1, kNorm, false>(s, b, rows),
+              time_mc<kH, kT, 2, kNorm, false>(s, b, rows), time_mc<kH, kT, 4, kNorm, false>(s, b, rows),
+              time_mc<kH, kT, 8, kNorm, false>(s, b, rows), time_mc<kH, kT, 4, kNorm, true>(s, b, rows),
+              per_launch_us(s, [&] { launch_pdl(s, rows2_kernel<kH, kT, kNorm>, dim3(rows / 2), dim3(kT), a); }));
+  std::printf("fused: own %.3f, mc2 %.3f, mc4 %.3f, mc8 %.3f, 2 rows/CTA %.3f\n", time_mode<kH, kT, kFused>(s, b, rows),
+              time_mc<kH, kT, 2, kFused, false>(s, b, rows), time_mc<kH, kT, 4, kFused, false>(s, b, rows),
+              time_mc<kH, kT, 8, kFused, false>(s, b, rows),
+              per_launch_us(s, [&] { launch_pdl(s, rows2_kernel<kH, kT, kFused>, dim3(rows / 2), dim3(kT), a); }));
+  std::fflush(stdout);
+}
+
+// normjit's kernel parameters (kernel_templates/params.cuh), for its cubins.
+struct RowTensor {
+  void* ptr;
+  long long stride0, stride1;
+};
+struct NormParams {
+  RowTensor input, out, residual;
+  const void* weight;
+  long long rows, inner;
+  float eps;
+  int flags;
+};
+static_assert(sizeof(NormParams) == 104, "params.cuh layout");
+
+// lib: loaded as normjit loads it (cuLibraryLoadData, a CUkernel launched as a CUfunction);
+// fresh: on buffers of the call's exact sizes, allocated for it (as `bench --latency` does).
+void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& spec, bool lib, bool fresh) {
+  char path[512], op[16];
+  int rows, hidden, threads;
+  std::string sp = spec;
+  for (char& c : sp)
+    if (c == ':') c = ' ';
+  if (std::sscanf(sp.c_str(), "%511s %15s %d %d %d", path, op, &rows, &hidden, &threads) != 5) {
+    std::fprintf(stderr, "bad spec %s\n", spec.c_str());
+    std::exit(2);
+  }
+  std::ifstream f(path, std::ios::binary);
+  const std::string image((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  CUfunction fn;
+  if (lib) {
+    CUlibrary l;
+    CUkernel k;
+    CU(cuLibraryLoadData(&l, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    CU(cuLibraryGetKernel(&k, l, "normjit_entry"));
+    fn = reinterpret_cast<CUfunction>(k);
+  } else {
+    CUmodule m;
+    CU(cuModuleLoadData(&m, image.data()));
+    CU(cuModuleGetFunction(&fn, m, "normjit_entry"));
+  }
+  Bufs b = shared_bufs;
+  if (fresh) {
+    const size_t act = size_t(rows) * hidden * 2;
+    CK(cudaMalloc(&b.x, act));
+    CK(cudaMalloc(&b.r, act));
+    CK(cudaMalloc(&b.w, size_t(hidden) * 2));
+    CK(cudaMalloc(&b.y, act));
+    for (uint4* q : {b.x, b.r, b.y}) CK(cudaMemset(q, 0x3c, act));
+    CK(cudaMemset(b.w, 0x3c, size_t(hidden) * 2));
+  }
+  const bool fused = std::strcmp(op, "fused") == 0;
+  NormParams p{};
+  p.input = {b.x, hidden, 0};
+  p.out = {fused ? (void*)b.x : (void*)b.y, hidden, 0};
+  p.residual = {b.r, hidden, 0};
+  p.weight = b.w;
+  p.rows = rows;
+  p.inner = 1;
+  p.eps = 1e-6f;
+  p.flags = rows <= 132 ? 1 : 0;
+  void* args[] = {&p};
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attr.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig lc{};
+  lc.gridDimX = rows;
+  lc.gridDimY = lc.gridDimZ = 1;
+  lc.blockDimX = threads;
+  lc.blockDimY = lc.blockDimZ = 1;
+  lc.hStream = s;
+  lc.attrs = &attr;
+  lc.numAttrs = 1;
+  const float us = per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
+  const char* base = std::strrchr(path, '/');
+  std::printf("normjit %-5s %4d x %-5d %4d threads%s%s: %.3f us  (%s)\n", op, rows, hidden, threads,
+              lib ? ", cuLibrary" : ", cuModule", fresh ? ", fresh buffers" : ", shared buffers", us,
+              base ? base + 1 : path);
+  if (fresh)
+    for (uint4* q : {b.x, b.r, b.w, b.y}) CK(cudaFree(q));
+  std::fflush(stdout);
+}
+
+// --rounds N: the normjit cubins (LABEL=CUBIN:OP:ROWS:HIDDEN:THREADS, loaded once each as normjit
+// loads them) and this file's norm of the same shape, interleaved over N rounds on the same
+// buffers, so that drift and placement fall on all alike.
+float minimal_us(cudaStream_t s, const Bufs& b, bool fused, int rows, int hidden, int threads) {
+#define NJ_MIN(H, T)                                                                               \
+  if (hidden == H && threads == T)                                                                 \
+    return fused ? time_mode<H, T, kFused>(s, b, rows) : time_mode<H, T, kNorm>(s, b, rows);
+  NJ_MIN(2048, 128) NJ_MIN(2048, 256) NJ_MIN(4096, 128) NJ_MIN(4096, 256) NJ_MIN(8192, 256)
+#undef NJ_MIN
+  return -1.f;
+}
+
+void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, int n) {
+  struct K {
+    std::string label;
+    CUfunction fn;
+    bool fused;
+    int rows, hidden, threads;
+  };
+  std::vector<K> ks;
+  // --small-allocs N: N small buffers allocated (and kept) before the kernels are loaded, as a
+  // process that allocates per call (bench --latency) has them.
+  // --free-small N: the same, freed again before the kernels are loaded.
+  std::vector<void*> smalls;
+  for (int i = 0; i < std::max(g_small_allocs, g_free_small); ++i) {
+    void* q;
+    const size_t bytes = size_t(4096) << (i % 9);
+    CK(cudaMalloc(&q, bytes));
+    CK(cudaMemset(q, 0x3c, bytes));
+    smalls.push_back(q);
+  }
+  if (g_free_small > 0)
+    for (void* q : smalls) CK(cudaFree(q));
+  for (const std::string& spec : specs) {
+    const size_t eq = spec.find('=');
+    std::string sp = spec.substr(eq + 1);
+    for (char& c : sp)
+      if (c == ':') c = ' ';
+    char path[512], op[16], func[64] = "normjit_entry";
+    K k;
+    k.label = spec.substr(0, eq);
+    if (eq == std::string::npos ||
+        std::sscanf(sp.c_str(), "%511s %15s %d %d %d %63s", path, op, &k.rows, &k.hidden, &k.threads, func) < 5) {
+      std::fprintf(stderr, "bad spec %s\n", spec.c_str());
+      std::exit(2);
+    }
+    std::ifstream f(path, std::ios::binary);
+    const std::string image((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    CUlibrary l;
+    CUkernel kk;
+    CU(cuLibraryLoadData(&l, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    CU(cuLibraryGetKernel(&kk, l, func));
+    k.fn = reinterpret_cast<CUfunction>(kk);
+    k.fused = std::strcmp(op, "fused") == 0;
+    ks.push_back(k);
+  }
+  for (int round = 0; round < n; ++round) {
+    // --churn: before each round after the first, allocate and free device memory as a process
+    // that runs other work does (bench --latency allocates its buffers per size).
+    if (g_churn && round > 0) {
+      std::vector<void*> ps;
+      for (int i = 0; i < 24; ++i) {
+        void* q;
+        CK(cudaMalloc(&q, size_t(4096) << (i % 15)));
+        ps.push_back(q);
+      }
+      void* big;
+      CK(cudaMalloc(&big, size_t(1) << 30));
+      CK(cudaMemset(big, 1, size_t(1) << 30));
+      ps.push_back(big);
+      for (void* q : ps) CK(cudaFree(q));
+      CK(cudaDeviceSynchronize());
+      std::printf("(after allocating and freeing 25 buffers, 4 KiB to 1 GiB)\n");
+    }
+    std::printf("round %d:\n", round);
+    for (const K& k : ks) {
+      NormParams p{};
+      p.input = {b.x, k.hidden, 0};
+      p.out = {k.fused ? (void*)b.x : (void*)b.y, k.hidden, 0};
+      p.residual = {b.r, k.hidden, 0};
+      p.weight = b.w;
+      p.rows = k.rows;
+      p.inner = 1;
+      p.eps = 1e-6f;
+      p.flags = 1;
+      void* args[] = {&p};
+      CUlaunchAttribute attr{};
+      attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+      attr.value.programmaticStreamSerializationAllowed = 1;
+      CUlaunchConfig lc{};
+      lc.gridDimX = k.rows;
+      lc.gridDimY = lc.gridDimZ = 1;
+      lc.blockDimX = k.threads;
+      lc.blockDimY = lc.blockDimZ = 1;
+      lc.hStream = s;
+      lc.attrs = &attr;
+      lc.numAttrs = 1;
+      const float us = per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, k.fn, args, nullptr)); });
+      std::printf("  %-12s %-5s %4d x %-5d t%-4d %.3f us   minimal %.3f us\n", k.label.c_str(), k.fused ? "fused" : "rms",
+                  k.rows, k.hidden, k.threads, us, minimal_us(s, b, k.fused, k.rows, k.hidden, k.threads));
+      std::fflush(stdout);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  const size_t bytes = size_t(128) * 16384 * 2 * 2;
+  Bufs b;
+  for (uint4** p : {&b.x, &b.r, &b.w, &b.y, &b.r2}) {
+    CK(cudaMalloc(p, bytes));
+    CK(cudaMemset(*p, 0x3c, bytes));
+  }
+  {  // a weight that differs element to element, so that a misplaced part shows in check_mc
+    std::vector<unsigned short> w(bytes / 2);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<unsigned short>(0x3f00 + (i * 2654435761u >> 20) % 256);
+    CK(cudaMemcpy(b.w, w.data(), bytes, cudaMemcpyHostToDevice));
+  }
+  std::vector<std::string> specs;
+  int n_rounds = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--flush") == 0) g_flush = true;
+    else if (std::strcmp(argv[i], "--churn") == 0) g_churn = true;
+    else if (std::strcmp(argv[i], "--small-allocs") == 0 && i + 1 < argc) g_small_allocs = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--free-small") == 0 && i + 1 < argc) g_free_small = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) n_rounds = std::atoi(argv[++i]);
+    else specs.push_back(argv[i]);
+  }
+  if (g_flush) {
+    CK(cudaMalloc(&g_flush_buf, kFlushBytes));
+    CK(cudaMemset(g_flush_buf, 1, kFlushBytes));
+  }
+  std::printf("us per launch, CUDA graph of 100 launches with PDL, median of 30 replays%s; bf16\n",
+              g_flush ? ", each after an L2 flush" : "");
+  if (n_rounds > 0) {
+    rounds(s, b, specs, n_rounds);
+    return 0;
+  }
+  for (int lib = 0; lib < 2; ++lib)
+    for (int fresh = 0; fresh < 2; ++fresh)
+      for (const std::string& spec : specs) normjit_kernel(s, b, spec, lib, fresh);
+  shared_weight<2048, 128>(s, b, 128);
+  shared_weight<2048, 256>(s, b, 128);
+  shared_weight<4096, 128>(s, b, 128);
+  shared_weight<4096, 256>(s, b, 128);
+  shared_weight<8192, 256>(s, b, 32);
+  shared_weight<8192, 256>(s, b, 128);
+  shared_weight<16384, 512>(s, b, 32);
+  shared_weight<16384, 512>(s, b, 128);
+  shape<2048, 128>(s, b, 128);
+  shape<2048, 256>(s, b, 128);
+  shape<4096, 128>(s, b, 128);
+  shape<4096, 256>(s, b, 128);
+  shape<4096, 512>(s, b, 128);
+  shape<8192, 256>(s, b, 32);
+  shape<8192, 512>(s, b, 32);
+  shape<8192, 1024>(s, b, 32);
+  shape<4096, 128>(s, b, 32);
+  shape<2048, 128>(s, b, 32);
+  shape<8192, 256>(s, b, 128);
+  return 0;
+}
