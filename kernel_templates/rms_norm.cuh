@@ -47,14 +47,18 @@ __device__ __forceinline__ void load_held_weight(Packed<W, kVec>& dst, const W* 
 }
 
 // 1 / rms from the fp32 sum of squares (spec rmsnorm.md: the mean rounded, then eps added).
-// For a power-of-two hidden size the mean is a multiply by 2^-k, which scales exactly and so gives
-// DIV_RN's bits (ftz flushes a subnormal quotient either way) without the division's range check
-// and slow-path branch between the reduction and the output. That shortens the chain a
+// For a power-of-two hidden size rmsnorm's mean is a multiply by 2^-k, which scales exactly and so
+// gives DIV_RN's bits (ftz flushes a subnormal quotient either way) without the division's range
+// check and slow-path branch between the reduction and the output. That shortens the chain a
 // latency-bound call waits on: per launch in a CUDA graph with PDL, 128 rows, us, divide /
-// multiply: rmsnorm 4096 1.425/1.386, 2048 1.146/1.122, fused add 2048 1.274/1.239 (H200, bf16,
-// session 18, decode-anatomy-rounds.txt).
+// multiply: rmsnorm 4096 1.425/1.386, 2048 1.146/1.122 (H200, bf16, session 18,
+// anatomy-rounds.txt); beside the peers rmsnorm 2048 x 4096 11.60 -> 11.26 us, the other rows
+// within +-1 % (peers-table-call10.txt). Not the fused add, though it gained in graphs too (2048:
+// 1.274/1.239): without the branch ptxas hoisted its loads across the reduction, the held rows
+// of 16384 took 72 registers, not 64 (one CTA per SM), and its rows of 8192-16384 ran 2-5 %
+// slower from 512 rows on (same table).
 template <class Cfg> __device__ __forceinline__ float row_rstd(float sum_squares, float eps) {
-  constexpr bool kPow2 = (Cfg::kHidden & (Cfg::kHidden - 1)) == 0;
+  constexpr bool kPow2 = (Cfg::kHidden & (Cfg::kHidden - 1)) == 0 && !Cfg::kResidual;
   const float mean = kPow2 ? mul_rn(sum_squares, 1.f / float(Cfg::kHidden)) : div_rn(sum_squares, float(Cfg::kHidden));
   return rsqrt_approx(add_rn(mean, eps));
 }
