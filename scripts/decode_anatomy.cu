@@ -5,12 +5,17 @@
 // launched the way normjit launches decode sizes (PDL, the wait and then the trigger at the top).
 // Per launch in a graph of 100 chained launches, median of 30 graph replays (CUDA events).
 //
-// With arguments, each CUBIN:OP:ROWS:HIDDEN:THREADS (a normjit cache entry's cubin without its
-// 64-byte header, OP rms or fused) is launched the same way, with NormParams, beside this file's
-// kernels of the same shape; with --flush every replay also starts after an L2 flush (as
-// `normjit bench` times).
+// With arguments, each CUBIN:OP:ROWS:HIDDEN:THREADS[:FUNCTION] (a normjit cache entry's cubin
+// without its 64-byte header, or decode_anatomy_late.cu's cubin with a FUNCTION; OP rms or fused)
+// is launched the same way, with NormParams: loaded anew and timed in four passes (as a module or
+// a library, on shared or freshly allocated buffers), then this file's kernels; with --rounds N
+// (specs LABEL=CUBIN:...) each is loaded once and timed beside the minimal norm of its shape,
+// interleaved over N rounds. --flush: every replay starts after an L2 flush (as `normjit bench`
+// times); --churn, --small-allocs N, --free-small N: device memory allocated (and freed) around
+// the loads, to look for the process state that slows normjit's kernels in `bench --latency`.
 //   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build-tmp/decode_anatomy scripts/decode_anatomy.cu -lcuda
-//   build-tmp/decode_anatomy [--flush] [CUBIN:OP:ROWS:HIDDEN:THREADS ...]
+//   build-tmp/decode_anatomy [--flush] [CUBIN:OP:ROWS:HIDDEN:THREADS[:FUNCTION] ...]
+//   build-tmp/decode_anatomy --rounds 3 base=CUBIN:rms:128:4096:128 late=build-tmp/late.cubin:rms:128:4096:128:rms4096_t128
 #include <cuda_bf16.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
@@ -514,12 +519,12 @@ static_assert(sizeof(NormParams) == 104, "params.cuh layout");
 // lib: loaded as normjit loads it (cuLibraryLoadData, a CUkernel launched as a CUfunction);
 // fresh: on buffers of the call's exact sizes, allocated for it (as `bench --latency` does).
 void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& spec, bool lib, bool fresh) {
-  char path[512], op[16];
+  char path[512], op[16], func[64] = "normjit_entry";
   int rows, hidden, threads;
   std::string sp = spec;
   for (char& c : sp)
     if (c == ':') c = ' ';
-  if (std::sscanf(sp.c_str(), "%511s %15s %d %d %d", path, op, &rows, &hidden, &threads) != 5) {
+  if (std::sscanf(sp.c_str(), "%511s %15s %d %d %d %63s", path, op, &rows, &hidden, &threads, func) < 5) {
     std::fprintf(stderr, "bad spec %s\n", spec.c_str());
     std::exit(2);
   }
@@ -530,12 +535,12 @@ void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& 
     CUlibrary l;
     CUkernel k;
     CU(cuLibraryLoadData(&l, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-    CU(cuLibraryGetKernel(&k, l, "normjit_entry"));
+    CU(cuLibraryGetKernel(&k, l, func));
     fn = reinterpret_cast<CUfunction>(k);
   } else {
     CUmodule m;
     CU(cuModuleLoadData(&m, image.data()));
-    CU(cuModuleGetFunction(&fn, m, "normjit_entry"));
+    CU(cuModuleGetFunction(&fn, m, func));
   }
   Bufs b = shared_bufs;
   if (fresh) {
@@ -571,9 +576,10 @@ void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& 
   lc.numAttrs = 1;
   const float us = per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
   const char* base = std::strrchr(path, '/');
-  std::printf("normjit %-5s %4d x %-5d %4d threads%s%s: %.3f us  (%s)\n", op, rows, hidden, threads,
+  std::printf("normjit %-5s %4d x %-5d %4d threads%s%s: %.3f us  (%s%s%s)\n", op, rows, hidden, threads,
               lib ? ", cuLibrary" : ", cuModule", fresh ? ", fresh buffers" : ", shared buffers", us,
-              base ? base + 1 : path);
+              base ? base + 1 : path, std::strcmp(func, "normjit_entry") ? " " : "",
+              std::strcmp(func, "normjit_entry") ? func : "");
   if (fresh)
     for (uint4* q : {b.x, b.r, b.w, b.y}) CK(cudaFree(q));
   std::fflush(stdout);
