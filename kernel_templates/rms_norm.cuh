@@ -31,6 +31,8 @@
 //   kKeepOut (output stores with an L2 evict-last hint)
 //   kPinWeight (residency 0: the weight loads are issued before the row's data is used)
 //   kRowsPerThread (1, or 2 for short rows: rms_norm_rows)
+//   kTrigger (0: the PDL trigger early where the launch sets kFlagEarlyTrigger, else at the end
+//   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)
 #pragma once
 #include "reduce.cuh"
 
@@ -61,6 +63,16 @@ template <class Cfg> __device__ __forceinline__ float row_rstd(float sum_squares
   constexpr bool kPow2 = (Cfg::kHidden & (Cfg::kHidden - 1)) == 0 && !Cfg::kResidual;
   const float mean = kPow2 ? mul_rn(sum_squares, 1.f / float(Cfg::kHidden)) : div_rn(sum_squares, float(Cfg::kHidden));
   return rsqrt_approx(add_rn(mean, eps));
+}
+
+// Whether this block lets the next kernel launch right after its PDL wait (Cfg::kTrigger, and the
+// launch's kFlagEarlyTrigger for auto), and whether it does so at its end instead (blocks of
+// >= 512 threads and cluster CTAs; smaller blocks leave it to their exit: rms_norm_row).
+template <class Cfg> __device__ __forceinline__ bool early_trigger(const NormParams& p) {
+  return Cfg::kTrigger == 1 || (Cfg::kTrigger == 0 && (p.flags & kFlagEarlyTrigger));
+}
+template <class Cfg> __device__ __forceinline__ bool end_trigger(const NormParams& p, bool large_block) {
+  return large_block && (Cfg::kTrigger == 2 || (Cfg::kTrigger == 0 && !(p.flags & kFlagEarlyTrigger)));
 }
 
 // One output vector: (x * rstd) * w, each product rounded to fp32 (gemma: w + 1 first). X is
@@ -110,7 +122,7 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
   };
   if constexpr (Cfg::kWeightFirst) load_weight();
   pdl_wait<Cfg::kPdl>();
-  if (p.flags & kFlagEarlyTrigger) pdl_launch_dependents<Cfg::kPdl>();
+  if (early_trigger<Cfg>(p)) pdl_launch_dependents<Cfg::kPdl>();
 
   Packed<T, kVec> xs[kPer][kItems];
 #pragma unroll
@@ -240,7 +252,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   }
 
   pdl_wait<Cfg::kPdl>();
-  if (p.flags & kFlagEarlyTrigger) pdl_launch_dependents<Cfg::kPdl>();
+  if (early_trigger<Cfg>(p)) pdl_launch_dependents<Cfg::kPdl>();
 
   const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
   T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
@@ -401,8 +413,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // 16384, t1024: 258.0/264.0 us at 8192 rows, 1030/1056 at 32768; 1024 x 65536 rmsnorm
   // 71.6/72.4) (H200, bf16; sixteenth run, trigger-*.txt). Cluster CTAs keep it too (it precedes
   // their wait on the cluster barrier); they were not timed without it.
-  if ((kGroup * kRows >= 512 || kCluster > 1) && !(p.flags & kFlagEarlyTrigger))
-    pdl_launch_dependents<Cfg::kPdl>();
+  if (end_trigger<Cfg>(p, kGroup * kRows >= 512 || kCluster > 1)) pdl_launch_dependents<Cfg::kPdl>();
   cluster_finish<kCluster>();
 }
 

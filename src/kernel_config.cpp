@@ -17,7 +17,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          rows_per_block == o.rows_per_block && cluster == o.cluster && split == o.split &&
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
          stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
-         pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread &&
+         pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread && trigger == o.trigger &&
          arch == o.arch;
 }
 
@@ -27,7 +27,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
                           std::uint64_t(c.rank3) << 32 | std::uint64_t(c.weight_first) << 33 |
                           std::uint64_t(c.keep_out) << 34 | std::uint64_t(c.pin_weight) << 35 |
-                          std::uint64_t(c.residency) << 36 |
+                          std::uint64_t(c.residency) << 36 | std::uint64_t(c.trigger & 0x3) << 38 |
                           std::uint64_t(c.arch.cc) << 40 | std::uint64_t(c.min_blocks & 0xff) << 52 |
                           std::uint64_t(c.loads & 0xf) << 60;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
@@ -63,7 +63,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 9},
+      {"schema", 10},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -83,6 +83,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"keep_out", c.keep_out},
       {"pin_weight", c.pin_weight},
       {"rows_per_thread", c.rows_per_thread},
+      {"trigger", trigger_name(c.trigger)},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -100,6 +101,15 @@ const char* residency_name(int r) {
     case 1: return "row";
     case 2: return "reload";
     case 3: return "smem";
+    default: return "invalid";
+  }
+}
+
+const char* trigger_name(int t) {
+  switch (t) {
+    case 0: return "auto";
+    case 1: return "early";
+    case 2: return "end";
     default: return "invalid";
   }
 }
@@ -173,6 +183,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.keep_out) s += "-keep";
   if (c.pin_weight) s += "-pw";
   if (c.rows_per_thread != 1) s += fmt::format("-x{}", c.rows_per_thread);
+  if (c.trigger != 0) s += fmt::format("-pdl{}", trigger_name(c.trigger));
   return s;
 }
 

@@ -59,6 +59,14 @@ struct KernelConfig {
   // short rows (a row's threads within one warp) held in registers, rmsnorm only
   // (rows_per_thread_unsupported).
   std::int32_t rows_per_thread = 1;
+  // When the kernel lets the next kernel of the stream launch (programmatic dependent launch,
+  // sm_90+): 0 auto, early (right after the PDL wait) where the launch sets kFlagEarlyTrigger
+  // (grids of at most one block per SM), else at the end of blocks of >= 512 threads or in
+  // cluster CTAs; 1 always early; 2 never early (the flag is ignored). Not chosen by the
+  // heuristics yet: forced for measurements (`normjit bench --config trigger=...`), because
+  // without the flag's branch ptxas schedules the decode kernels' weight loads differently
+  // (docs/benchmarks.md, "Eighteenth run").
+  std::int32_t trigger = 0;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -93,6 +101,7 @@ bool pin_weight_applies(const KernelConfig& c);
 std::string rows_per_thread_unsupported(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
+const char* trigger_name(int trigger);           // "auto", "early", "end"
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
 // add) with residency 3, else 0.
 std::int64_t staged_smem_bytes(const KernelConfig& c);

@@ -240,6 +240,13 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   } else if (!rows_per_thread_unsupported(c).empty()) {
     c.rows_per_thread = 1;
   }
+  if (o->trigger >= 0) {
+    if (o->trigger > 2) bad(fmt::format("trigger {}: expected 0 (auto), 1 (early) or 2 (end)", o->trigger));
+    if (o->trigger != 0 && arch.cc < 90)
+      bad(fmt::format("trigger {}: programmatic dependent launch needs sm_90 or newer, the GPU is {}",
+                      trigger_name(o->trigger), arch.target()));
+    c.trigger = o->trigger;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -224,7 +224,21 @@ detail::ConfigOverride parse_config(const std::string& text) {
     const size_t eq = kv.find('=');
     if (eq == std::string::npos) throw std::runtime_error("bench --config: expected key=value, got " + kv);
     const std::string k = kv.substr(0, eq);
-    const int v = std::stoi(kv.substr(eq + 1));
+    std::string value = kv.substr(eq + 1);
+    if (k == "trigger") {  // by name (auto, early, end) or number
+      for (int t = 0; t <= 2; ++t)
+        if (value == detail::trigger_name(t)) value = std::to_string(t);
+    }
+    int v = 0;
+    size_t used = 0;
+    try {
+      v = std::stoi(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != value.size())
+      throw std::runtime_error("bench --config: " + kv + ": expected an integer value" +
+                               (k == "trigger" ? std::string(" or auto, early, end") : std::string()));
     if (k == "tpr" || k == "threads_per_row") o.threads_per_row = v;
     else if (k == "rpb" || k == "rows_per_block") o.rows_per_block = v;
     else if (k == "vec") o.vec = v;
@@ -238,8 +252,9 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "keep_out") o.keep_out = v;
     else if (k == "pin_weight") o.pin_weight = v;
     else if (k == "rpt" || k == "rows_per_thread") o.rows_per_thread = v;
+    else if (k == "trigger") o.trigger = v;
     else throw std::runtime_error("bench --config: unknown key " + k +
-                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out, pin_weight, rpt)");
+                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out, pin_weight, rpt, trigger)");
   }
   return o;
 }
@@ -410,6 +425,11 @@ void run_compare(const std::vector<std::string>& configs, const Shape& sh, const
 }  // namespace
 
 int run_bench(const BenchArgs& a) {
+  // A malformed --config or --compare entry is reported before anything touches the GPU.
+  detail::ConfigOverride forced;
+  if (!a.config.empty()) forced = parse_config(a.config);
+  for (const std::string& text : a.compare)
+    if (!text.empty() && text != "default") parse_config(text);
   make_current();
   const auto& d = driver();
   CUstream s = nullptr;
@@ -420,8 +440,6 @@ int run_bench(const BenchArgs& a) {
   fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9} {:>8} {:>8} {:>7} {:>6}\n", "op", "dtype",
              "tokens", "hidden", "config", "median_us", "p10_us", "p90_us", "GB/s", "%copy");
   std::mt19937_64 rng(std::random_device{}());
-  detail::ConfigOverride forced;
-  if (!a.config.empty()) forced = parse_config(a.config);
   for (const std::string& opn : split(a.ops)) {
     Op op;
     if (!parse_op(opn, &op)) throw std::runtime_error("bench: unknown op " + opn);

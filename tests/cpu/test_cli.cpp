@@ -192,6 +192,24 @@ TEST_CASE("cli: bench --compare refuses --sweep and --config, and without a driv
   }
 }
 
+TEST_CASE("cli: bench rejects a malformed --config or --compare entry before touching the GPU", "[cli]") {
+  TempDir cache("cli-bench-config");
+  struct Bad {
+    std::vector<std::string> args;
+    const char* says;
+  };
+  for (const Bad& b : {Bad{{"bench", "--config", "trigger=sometimes"}, "trigger=sometimes: expected an integer value or auto, early, end"},
+                       Bad{{"bench", "--config", "tpr=12x"}, "tpr=12x: expected an integer value"},
+                       Bad{{"bench", "--config", "colour=3"}, "unknown key colour"},
+                       Bad{{"bench", "--compare", "default;trigger=soon"}, "trigger=soon"}}) {
+    const njtest::ProcessResult r = cli(b.args, cache.str());
+    INFO(r.output);
+    CHECK(r.exit_code != 0);
+    CHECK(contains(r.output, b.says));
+    CHECK_FALSE(contains(r.output, "driver"));  // refused before the GPU was looked for
+  }
+}
+
 TEST_CASE("cli: prewarm --manifest compiles the manifest's problems", "[cli][manifest]") {
   TempDir cache("cli-manifest");
   TempDir work("cli-manifest-file");

@@ -153,6 +153,14 @@ std::vector<KernelConfig> configs_for(Op op) {
     out.push_back(choose_config(p, 0, Arch{90}));
     set_config_override(nullptr);
   }
+  // The PDL trigger forced early (a held row of 4096) and to the end (a 16384 row on 512+ threads).
+  for (int t : {1, 2}) {
+    ConfigOverride o;
+    o.trigger = t;
+    const KernelConfig c = forced(t == 1 ? 4096 : 16384, 90, o);
+    REQUIRE(c.trigger == t);
+    out.push_back(c);
+  }
   // Rows shared by independent CTAs (rmsnorm out of place, any arch), held or re-read.
   if (!op_info(op).residual) {
     for (int n : {2, 8}) {
@@ -201,7 +209,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 55u : 59u));
+  CHECK(configs.size() == (op_info(op).residual ? 57u : 61u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3});

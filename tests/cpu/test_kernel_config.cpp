@@ -59,6 +59,7 @@ KernelConfig golden_config_2() {
   c.loads = 1;
   c.keep_out = true;
   c.rows_per_thread = 2;
+  c.trigger = 1;
   c.arch = Arch{100};
   return c;
 }
@@ -84,14 +85,14 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
         R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":false,"rank3":false,"residency":"row+weight",)"
-        R"("rows_per_block":1,"rows_per_thread":1,"schema":9,"split":1,"stores":"after_loads",)"
-        R"("threads_per_row":128,"vec":8,"weight_dtype":"bf16","weight_first":false})");
+        R"("rows_per_block":1,"rows_per_thread":1,"schema":10,"split":1,"stores":"after_loads",)"
+        R"("threads_per_row":128,"trigger":"auto","vec":8,"weight_dtype":"bf16","weight_first":false})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":false,"rank3":true,"residency":"reload",)"
-        R"("rows_per_block":4,"rows_per_thread":2,"schema":9,"split":1,"stores":"after_loads",)"
-        R"("threads_per_row":32,"vec":1,"weight_dtype":"f32","weight_first":false})");
+        R"("rows_per_block":4,"rows_per_thread":2,"schema":10,"split":1,"stores":"after_loads",)"
+        R"("threads_per_row":32,"trigger":"early","vec":1,"weight_dtype":"f32","weight_first":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
 }
@@ -100,7 +101,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "a6fc1943830557115d0e1c63398505ce");
+  CHECK(k.hex() == "747d0a759dc8f60f5e4050ce955c0fde");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -122,7 +123,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
 
 TEST_CASE("slug is readable, file-name safe and golden", "[config]") {
   CHECK(slug(golden_config()) == "rmsnorm-bf16-h4096-v8-t128-r1-sm_90a");
-  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-keep-x2-sm_100a");
+  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-keep-x2-pdlearly-sm_100a");
   KernelConfig c = golden_config();
   c.output_dtype = DType::f32;
   c.cluster = 2;
@@ -180,6 +181,8 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"keep_out=true", [](KernelConfig& c) { c.keep_out = true; }},
       {"pin_weight=true", [](KernelConfig& c) { c.pin_weight = true; }},
       {"rows_per_thread=2", [](KernelConfig& c) { c.rows_per_thread = 2; }},
+      {"trigger=early", [](KernelConfig& c) { c.trigger = 1; }},
+      {"trigger=end", [](KernelConfig& c) { c.trigger = 2; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -227,7 +230,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   for (const auto& [k, v] : j.items()) fields.insert(k);
   CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
                                         "output_dtype", "pin_weight", "rank3", "residency", "rows_per_block", "rows_per_thread", "schema",
-                                        "split", "stores", "threads_per_row", "vec", "weight_dtype",
+                                        "split", "stores", "threads_per_row", "trigger", "vec", "weight_dtype",
                                         "weight_first"});
 }
 
@@ -926,6 +929,39 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   o.residency = 2;  // a reshaped residency drops the heuristic's pin
   set_config_override(&o);
   CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
+  set_config_override(nullptr);
+}
+
+TEST_CASE("the PDL trigger is auto by default and forced only where PDL exists", "[config]") {
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.hidden = 4096;
+  auto pick = [&](std::int64_t rows, int cc) {
+    p.rows = rows;
+    return choose_config(p, 0, Arch{cc});
+  };
+  for (std::int64_t rows : {1, 128, 2048, 32768}) {
+    CHECK(pick(rows, 90).trigger == 0);
+    CHECK(slug(pick(rows, 90)).find("-pdl") == std::string::npos);
+  }
+  ConfigOverride o;
+  for (int t : {0, 1, 2}) {
+    o.trigger = t;
+    set_config_override(&o);
+    const KernelConfig c = pick(128, 90);
+    CHECK(c.trigger == t);
+    CHECK((slug(c).find(std::string("-pdl") + trigger_name(t)) != std::string::npos) == (t != 0));
+    CHECK(canonical_json(c).find(std::string("\"trigger\":\"") + trigger_name(t) + "\"") != std::string::npos);
+  }
+  o.trigger = 3;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(128, 90), Catch::Contains("trigger 3: expected 0 (auto), 1 (early) or 2 (end)"));
+  o.trigger = 1;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(128, 80), Catch::Contains("trigger early: programmatic dependent launch needs sm_90"));
+  o.trigger = 0;  // auto is every arch's
+  set_config_override(&o);
+  CHECK(pick(128, 80).trigger == 0);
   set_config_override(nullptr);
 }
 

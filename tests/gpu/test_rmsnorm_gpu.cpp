@@ -216,6 +216,31 @@ TEST_CASE("PDL chains: dependent launches on one stream stay ordered", "[gpu][pd
   }
 }
 
+TEST_CASE("forced configs: the PDL trigger early, auto and at the end", "[gpu][pdl][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  Stream s;
+  // Back-to-back launches on one stream with PDL on (as in the chains above), every op, a held
+  // row (4096) and one on 512+ threads or a cluster (16384), grids below and above one wave.
+  for (int trigger : {0, 1, 2}) {
+    normjit::detail::ConfigOverride o;
+    o.trigger = trigger;
+    normjit::detail::set_config_override(&o);
+    for (Op op : normjit::all_ops()) {
+      for (std::int64_t hidden : {4096, 16384}) {
+        for (std::int64_t rows : {1, 7, 128, 1000, 3000}) {
+          RmsCase c = varied_case(op, rows, hidden);
+          c.pdl = true;
+          c.stream = s.get();
+          INFO(c.describe() << " trigger " << trigger);
+          CHECK(run_rms_case(c, rng) == "");
+        }
+      }
+    }
+    normjit::detail::set_config_override(nullptr);
+  }
+}
+
 TEST_CASE("large rows: 64-bit offsets (row stride >= 2^31 elements)", "[gpu][rmsnorm][int64]") {
   use_device0();
   // [2, 128] bf16 with row stride 2^31: the second row starts 4 GiB into the buffer.
