@@ -16,7 +16,6 @@
 //   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build-tmp/decode_anatomy scripts/decode_anatomy.cu -lcuda
 //   build-tmp/decode_anatomy [--flush] [CUBIN:OP:ROWS:HIDDEN:THREADS[:FUNCTION] ...]
 //   build-tmp/decode_anatomy --rounds 3 base=CUBIN:rms:128:4096:128 late=build-tmp/late.cubin:rms:128:4096:128:rms4096_t128
-#include <cuda_bf16.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -28,6 +27,8 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include "decode_anatomy.cuh"
 
 #define CK(x)                                                                               \
   do {                                                                                      \
@@ -59,23 +60,6 @@ struct Args {
   uint4* y;
   uint4* r_out;
 };
-
-__device__ __forceinline__ void unpack(const uint4& v, float (&f)[8]) {
-  const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&v);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const float2 t = __bfloat1622float2(h[i]);
-    f[2 * i] = t.x;
-    f[2 * i + 1] = t.y;
-  }
-}
-__device__ __forceinline__ uint4 pack(const float (&f)[8]) {
-  uint4 v;
-  __nv_bfloat162* h = reinterpret_cast<__nv_bfloat162*>(&v);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) h[i] = __floats2bfloat162_rn(f[2 * i], f[2 * i + 1]);
-  return v;
-}
 
 template <int kH, int kT, int kMode>
 __global__ void __launch_bounds__(kT) row_kernel(Args a) {
@@ -181,7 +165,6 @@ int g_small_allocs = 0;
 int g_free_small = 0;
 uint4* g_flush_buf = nullptr;
 const size_t kFlushBytes = size_t(256) << 20;
-
 
 // ---- the weight shared by several rows' CTAs --------------------------------------------------
 // kN > 1: the kN CTAs of a cluster (one row each) fetch the weight once between them: CTA c
@@ -502,19 +485,7 @@ void shared_weight(cudaStream_t s, const Bufs& b, int rows) {
   std::fflush(stdout);
 }
 
-// normjit's kernel parameters (kernel_templates/params.cuh), for its cubins.
-struct RowTensor {
-  void* ptr;
-  long long stride0, stride1;
-};
-struct NormParams {
-  RowTensor input, out, residual;
-  const void* weight;
-  long long rows, inner;
-  float eps;
-  int flags;
-};
-static_assert(sizeof(NormParams) == 104, "params.cuh layout");
+static_assert(sizeof(NormParams) == 104, "normjit's cubins take params.cuh's layout");
 
 // lib: loaded as normjit loads it (cuLibraryLoadData, a CUkernel launched as a CUfunction);
 // fresh: on buffers of the call's exact sizes, allocated for it (as `bench --latency` does).

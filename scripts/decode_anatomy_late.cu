@@ -4,36 +4,7 @@
 // once before the PDL wait with every memory access switched off, so that the instructions after
 // the wait are already in the SM's instruction cache when it returns.
 //   nvcc -cubin -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build-tmp/late.cubin scripts/decode_anatomy_late.cu
-#include <cuda_bf16.h>
-
-struct RowTensor {
-  void* ptr;
-  long long stride0, stride1;
-};
-struct NormParams {
-  RowTensor input, out, residual;
-  const void* weight;
-  long long rows, inner;
-  float eps;
-  int flags;
-};
-
-__device__ __forceinline__ void unpack(const uint4& v, float (&f)[8]) {
-  const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&v);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const float2 t = __bfloat1622float2(h[i]);
-    f[2 * i] = t.x;
-    f[2 * i + 1] = t.y;
-  }
-}
-__device__ __forceinline__ uint4 pack(const float (&f)[8]) {
-  uint4 v;
-  __nv_bfloat162* h = reinterpret_cast<__nv_bfloat162*>(&v);
-#pragma unroll
-  for (int i = 0; i < 4; ++i) h[i] = __floats2bfloat162_rn(f[2 * i], f[2 * i + 1]);
-  return v;
-}
+#include "decode_anatomy.cuh"
 
 template <int kH, int kT, bool kFused, bool kDry>
 __device__ __forceinline__ void body(const NormParams& p) {
