@@ -378,35 +378,51 @@ std::string result_row(const std::string& opn, const std::string& dtn, const Sha
                      sh.T, sh.H, label, med, pct(us, 0.1), pct(us, 0.9), gbs, 100.0 * gbs / copy_gbs);
 }
 
-// bench --compare: `configs` timed against each other on one shape, interleaved
-// (time_interleaved). A config that does not fit the shape is reported and left out.
-void run_compare(const std::vector<std::string>& configs, const Shape& sh, const std::string& opn,
-                 const std::string& dtn, ShapeBench& b, CUstream s, L2Flush& flush, int reps, double copy_gbs) {
-  struct Candidate {
-    std::string text, label;
-    bool heuristic;
-    detail::ConfigOverride o;
-  };
-  std::vector<Candidate> cands;
+// One --compare entry, parsed once for every shape: the heuristic's config ("default" or "") or
+// an override in --config's syntax.
+struct CompareEntry {
+  std::string text;
+  bool heuristic;
+  detail::ConfigOverride o;
+};
+
+std::vector<CompareEntry> parse_compare(const std::vector<std::string>& configs) {
+  std::vector<CompareEntry> out;
   for (const std::string& text : configs) {
     const bool heuristic = text.empty() || text == "default";
-    Candidate c{heuristic ? "default" : text, "", heuristic, heuristic ? detail::ConfigOverride{} : parse_config(text)};
-    detail::set_config_override(heuristic ? nullptr : &c.o);
+    out.push_back({heuristic ? "default" : text, heuristic, heuristic ? detail::ConfigOverride{} : parse_config(text)});
+  }
+  return out;
+}
+
+// bench --compare: `configs` timed against each other on one shape, interleaved
+// (time_interleaved). A config that does not fit the shape is reported and left out.
+void run_compare(const std::vector<CompareEntry>& configs, const Shape& sh, const std::string& opn,
+                 const std::string& dtn, ShapeBench& b, CUstream s, L2Flush& flush, int reps, double copy_gbs) {
+  struct Candidate {
+    const CompareEntry* entry;
+    std::string label;
+  };
+  std::vector<Candidate> cands;
+  for (const CompareEntry& entry : configs) {
+    Candidate c{&entry, ""};
+    detail::set_config_override(entry.heuristic ? nullptr : &entry.o);
     try {
       c.label = config_label(sh);
       b.validate();
     } catch (const ValidationError& e) {
       detail::set_config_override(nullptr);
-      fmt::print("{:<18} {:>5} {:>6} {:>6} {}: not valid here ({})\n", opn, dtn, sh.T, sh.H, c.text, e.what());
+      fmt::print("{:<18} {:>5} {:>6} {:>6} {}: not valid here ({})\n", opn, dtn, sh.T, sh.H, c.entry->text, e.what());
       continue;
     }
     for (int i = 0; i < 3; ++i) b.call(i);
-    cands.push_back(std::move(c));
+    cands.push_back(c);
   }
   detail::set_config_override(nullptr);
   if (cands.empty()) return;
   const auto us = time_interleaved(s, flush, reps, int(cands.size()), [&](int i, int j) {
-    detail::set_config_override(cands[size_t(j)].heuristic ? nullptr : &cands[size_t(j)].o);
+    const CompareEntry& entry = *cands[size_t(j)].entry;
+    detail::set_config_override(entry.heuristic ? nullptr : &entry.o);
     b.call(i);
   });
   detail::set_config_override(nullptr);
@@ -418,7 +434,7 @@ void run_compare(const std::vector<std::string>& configs, const Shape& sh, const
     const std::vector<double> h2(us[j].begin() + std::ptrdiff_t(us[j].size() / 2), us[j].end());
     fmt::print("{}  x{:.3f}  halves {:.2f}/{:.2f}  [{}]\n",
                result_row(opn, dtn, sh, cands[j].label, us[j], b.bytes(), copy_gbs), med / first,
-               h1.empty() ? med : median(h1), median(h2), cands[j].text);
+               h1.empty() ? med : median(h1), median(h2), cands[j].entry->text);
   }
 }
 
@@ -428,8 +444,7 @@ int run_bench(const BenchArgs& a) {
   // A malformed --config or --compare entry is reported before anything touches the GPU.
   detail::ConfigOverride forced;
   if (!a.config.empty()) forced = parse_config(a.config);
-  for (const std::string& text : a.compare)
-    if (!text.empty() && text != "default") parse_config(text);
+  const std::vector<CompareEntry> compare = parse_compare(a.compare);
   make_current();
   const auto& d = driver();
   CUstream s = nullptr;
@@ -591,7 +606,7 @@ int run_bench(const BenchArgs& a) {
               }
             }
           } else if (!a.compare.empty()) {
-            run_compare(a.compare, sh, opn, dtn, b, s, flush, a.reps, copy_gbs);
+            run_compare(compare, sh, opn, dtn, b, s, flush, a.reps, copy_gbs);
             continue;
           } else {
             variants.push_back(forced);
