@@ -60,8 +60,8 @@ __device__ __forceinline__ void load_held_weight(Packed<W, kVec>& dst, const W* 
 // of 16384 took 72 registers, not 64 (one CTA per SM), and its rows of 8192-16384 ran 2-5 %
 // slower from 512 rows on (same table).
 template <class Cfg> __device__ __forceinline__ float row_rstd(float sum_squares, float eps) {
-  constexpr bool kPow2 = (Cfg::kHidden & (Cfg::kHidden - 1)) == 0 && !Cfg::kResidual;
-  const float mean = kPow2 ? mul_rn(sum_squares, 1.f / float(Cfg::kHidden)) : div_rn(sum_squares, float(Cfg::kHidden));
+  constexpr bool kByMultiply = (Cfg::kHidden & (Cfg::kHidden - 1)) == 0 && !Cfg::kResidual;
+  const float mean = kByMultiply ? mul_rn(sum_squares, 1.f / float(Cfg::kHidden)) : div_rn(sum_squares, float(Cfg::kHidden));
   return rsqrt_approx(add_rn(mean, eps));
 }
 

@@ -16,6 +16,8 @@ struct Arch {
   // The NVRTC target for this GPU, e.g. "sm_90a".
   std::string target() const;
   bool arch_specific() const { return cc == 90 || cc == 100 || cc == 103; }
+  // Programmatic dependent launch (griddepcontrol.wait / launch_dependents) exists from sm_90 on.
+  bool has_pdl() const { return cc >= 90; }
   bool operator==(const Arch& o) const { return cc == o.cc; }
   bool operator!=(const Arch& o) const { return cc != o.cc; }
   // The same as far as the heuristics can tell: compute capability and SM count.

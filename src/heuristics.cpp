@@ -375,7 +375,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 1.294/1.127, 1.412/1.288, 1.465/1.354; fused add 8192 1.644/1.549, 1.787/1.648, 1.832/1.721.
   // At 128 rows even or slower (128 x 8192 1.814/1.924 in an earlier build), so a few rows only
   // (session 7, docs/results/h200-2026-11-30-s7/latency.txt).
-  c.weight_first = p.static_weight && arch.cc >= 90 && c.residency == 0 && p.rows <= kFewRowsMax;
+  c.weight_first = p.static_weight && arch.has_pdl() && c.residency == 0 && p.rows <= kFewRowsMax;
   // The fused add's output stores carry an L2 evict-last hint from kKeepOutRows rows of 512-2048
   // vectors: the output (which the next GEMM reads) then outlasts the activations read around it
   // in L2, and less of its write-back competes with this kernel's reads. H200, bf16, median us,

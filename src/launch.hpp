@@ -20,9 +20,9 @@ struct LaunchArgs {
   LaunchArgs& operator=(const LaunchArgs&) = delete;
 };
 
-// Whether a launch on `arch` uses programmatic dependent launch: griddepcontrol exists from
-// sm_90 on, and LaunchOptions::enable_pdl leaves it on unless set false.
-inline bool uses_pdl(const LaunchOptions& o, Arch arch) { return arch.cc >= 90 && o.enable_pdl.value_or(true); }
+// Whether a launch on `arch` uses programmatic dependent launch: where the arch has it
+// (Arch::has_pdl), unless LaunchOptions::enable_pdl is set false.
+inline bool uses_pdl(const LaunchOptions& o, Arch arch) { return arch.has_pdl() && o.enable_pdl.value_or(true); }
 
 // Fills `out` for `c` over p.rows rows on `stream`; `pdl`: programmatic dependent launch (the
 // caller checked sm_90+), `sm_count`: the device's SMs (a one-wave grid triggers its dependents

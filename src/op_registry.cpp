@@ -202,7 +202,7 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (o->weight_first >= 0) {
     if (o->weight_first > 1) bad(fmt::format("weight_first {}: expected 0 or 1", o->weight_first));
     if (o->weight_first == 1) {
-      if (arch.cc < 90)
+      if (!arch.has_pdl())
         bad(fmt::format("weight_first 1: there is no PDL wait to load ahead of before sm_90, the GPU is {}",
                         arch.target()));
       if (!problem.static_weight)
@@ -242,7 +242,7 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   }
   if (o->trigger >= 0) {
     if (o->trigger > 2) bad(fmt::format("trigger {}: expected 0 (auto), 1 (early) or 2 (end)", o->trigger));
-    if (o->trigger != 0 && arch.cc < 90)
+    if (o->trigger != 0 && !arch.has_pdl())
       bad(fmt::format("trigger {}: programmatic dependent launch needs sm_90 or newer, the GPU is {}",
                       trigger_name(o->trigger), arch.target()));
     c.trigger = o->trigger;

@@ -20,7 +20,7 @@ const char* device_type(DType t) {
 
 std::string prelude(const KernelConfig& c) {
   const OpInfo& op = op_info(c.op);
-  const bool pdl = c.arch.cc >= 90;  // griddepcontrol exists from sm_90 on
+  const bool pdl = c.arch.has_pdl();
   const std::string bounds = c.min_blocks > 0 ? fmt::format("{}, {}", c.block_threads(), c.min_blocks)
                                               : fmt::format("{}", c.block_threads());
   return fmt::format(
