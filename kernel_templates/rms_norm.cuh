@@ -55,12 +55,19 @@ __device__ __forceinline__ void load_held_weight(Packed<W, kVec>& dst, const W* 
 // latency-bound call waits on: per launch in a CUDA graph with PDL, 128 rows, us, divide /
 // multiply: rmsnorm 4096 1.425/1.386, 2048 1.146/1.122 (H200, bf16, session 18,
 // anatomy-rounds.txt); beside the peers rmsnorm 2048 x 4096 11.60 -> 11.26 us, the other rows
-// within +-1 % (peers-table-call10.txt). Not the fused add, though it gained in graphs too (2048:
-// 1.274/1.239): without the branch ptxas hoisted its loads across the reduction, the held rows
-// of 16384 took 72 registers, not 64 (one CTA per SM), and its rows of 8192-16384 ran 2-5 %
-// slower from 512 rows on (same table).
+// within +-1 % (peers-table-call10.txt). The fused add only where a CTA's share of the row is at
+// most 2048 elements (hidden <= 16384): with whole rows of 8192-16384 on a CTA ptxas hoisted the
+// loads across the reduction without the branch, the held rows of 16384 took 72 registers, not 64
+// (one CTA per SM), and those rows ran 2-5 % slower from 512 rows on (same table); per launch in
+// the graph, us, divide / multiply, the multiply for every share in session 18's call 10: 128 x
+// 2048 1.561-1.618/1.476, 32 x 4096 (4-CTA cluster) 1.281-1.291/1.255, 1 x 8192 (4-CTA cluster)
+// 1.139-1.149/1.112, 1 x 16384 (8-CTA cluster) 1.330-1.347/1.296; but shares of 4096 lost (128 x
+// 4096 1.818-1.832/1.867, 128 x 16384 3.631-3.652/4.086) (latency-call10.txt against call 11's
+// and session 19's call 1). The rows of 2048 and 4096 beside the peers ran within +-0.7 % either way.
 template <class Cfg> __device__ __forceinline__ float row_rstd(float sum_squares, float eps) {
-  constexpr bool kByMultiply = (Cfg::kHidden & (Cfg::kHidden - 1)) == 0 && !Cfg::kResidual;
+  constexpr bool kPow2 = (Cfg::kHidden & (Cfg::kHidden - 1)) == 0;
+  constexpr bool kByMultiply =
+      kPow2 && (!Cfg::kResidual || (Cfg::kHidden <= 16384 && Cfg::kHidden / Cfg::kCluster <= 2048));
   const float mean = kByMultiply ? mul_rn(sum_squares, 1.f / float(Cfg::kHidden)) : div_rn(sum_squares, float(Cfg::kHidden));
   return rsqrt_approx(add_rn(mean, eps));
 }

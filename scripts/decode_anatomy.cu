@@ -13,6 +13,9 @@
 // interleaved over N rounds. --flush: every replay starts after an L2 flush (as `normjit bench`
 // times); --churn, --small-allocs N, --free-small N: device memory allocated (and freed) around
 // the loads, to look for the process state that slows normjit's kernels in `bench --latency`.
+// --reloads N: each spec (LABEL=CUBIN:...) loaded N times over (every copy kept), then every copy
+// timed in three sweeps, each beside the minimal norm: is a slow kernel a slow copy (where the
+// driver placed its code) or a slow moment?
 //   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build-tmp/decode_anatomy scripts/decode_anatomy.cu -lcuda
 //   build-tmp/decode_anatomy [--flush] [CUBIN:OP:ROWS:HIDDEN:THREADS[:FUNCTION] ...]
 //   build-tmp/decode_anatomy --rounds 3 base=CUBIN:rms:128:4096:128 late=build-tmp/late.cubin:rms:128:4096:128:rms4096_t128
@@ -27,6 +30,8 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "decode_anatomy.cuh"
 
@@ -340,25 +345,36 @@ __global__ void __launch_bounds__(kT) rows2_kernel(Args a) {
     }
 }
 
+bool g_nograph = false;
+
 template <class Launch>
 float per_launch_us(cudaStream_t s, Launch&& one) {
   one();
   CK(cudaStreamSynchronize(s));
-  cudaGraph_t g;
-  cudaGraphExec_t ge;
-  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  for (int i = 0; i < 100; ++i) one();
-  CK(cudaStreamEndCapture(s, &g));
-  CK(cudaGraphInstantiate(&ge, g, 0));
+  cudaGraph_t g = nullptr;
+  cudaGraphExec_t ge = nullptr;
+  if (!g_nograph) {
+    CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    for (int i = 0; i < 100; ++i) one();
+    CK(cudaStreamEndCapture(s, &g));
+    CK(cudaGraphInstantiate(&ge, g, 0));
+  }
+  // Without a graph (g_nograph): the 100 launches enqueued on the stream between the events.
+  auto replay = [&] {
+    if (g_nograph)
+      for (int i = 0; i < 100; ++i) one();
+    else
+      CK(cudaGraphLaunch(ge, s));
+  };
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
-  for (int i = 0; i < 3; ++i) CK(cudaGraphLaunch(ge, s));
+  for (int i = 0; i < 3; ++i) replay();
   std::vector<float> ms;
   for (int i = 0; i < 30; ++i) {
     if (g_flush) flush_l2<<<132 * 8, 256, 0, s>>>(g_flush_buf, kFlushBytes / 16, g_flush_buf);
     CK(cudaEventRecord(e0, s));
-    CK(cudaGraphLaunch(ge, s));
+    replay();
     CK(cudaEventRecord(e1, s));
     CK(cudaEventSynchronize(e1));
     float t;
@@ -366,8 +382,10 @@ float per_launch_us(cudaStream_t s, Launch&& one) {
     ms.push_back(t);
   }
   std::sort(ms.begin(), ms.end());
-  CK(cudaGraphExecDestroy(ge));
-  CK(cudaGraphDestroy(g));
+  if (!g_nograph) {
+    CK(cudaGraphExecDestroy(ge));
+    CK(cudaGraphDestroy(g));
+  }
   CK(cudaEventDestroy(e0));
   CK(cudaEventDestroy(e1));
   return ms[ms.size() / 2] * 1000.f / 100.f;
@@ -568,7 +586,7 @@ float minimal_us(cudaStream_t s, const Bufs& b, bool fused, int rows, int hidden
   return -1.f;
 }
 
-void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, int n) {
+void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, int n, int reloads = 1) {
   struct K {
     std::string label;
     CUfunction fn;
@@ -604,13 +622,17 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
     }
     std::ifstream f(path, std::ios::binary);
     const std::string image((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    CUlibrary l;
-    CUkernel kk;
-    CU(cuLibraryLoadData(&l, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-    CU(cuLibraryGetKernel(&kk, l, func));
-    k.fn = reinterpret_cast<CUfunction>(kk);
-    k.fused = std::strcmp(op, "fused") == 0;
-    ks.push_back(k);
+    const std::string label = k.label;
+    for (int copy = 0; copy < reloads; ++copy) {
+      CUlibrary l;
+      CUkernel kk;
+      CU(cuLibraryLoadData(&l, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+      CU(cuLibraryGetKernel(&kk, l, func));
+      k.fn = reinterpret_cast<CUfunction>(kk);
+      k.fused = std::strcmp(op, "fused") == 0;
+      if (reloads > 1) k.label = label + "#" + std::to_string(copy);
+      ks.push_back(k);
+    }
   }
   for (int round = 0; round < n; ++round) {
     // --churn: before each round after the first, allocate and free device memory as a process
@@ -661,6 +683,174 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
   }
 }
 
+// --script STEPS (specs LABEL=CUBIN:...): a sequence of steps, one letter each, to find which event
+// turns a fast kernel slow (the passes above: the first fast, later ones slow).
+//   L  load one more copy of every spec as a library (cuLibraryLoadData; every copy kept)
+//   M  the same as a module (cuModuleLoadData)
+//   T  time every loaded copy on the shared buffers
+//   U  time the newest copy of every spec on buffers of its exact sizes, allocated for it and
+//      freed after (as the passes' fresh buffers and `bench --latency`)
+//   F  allocate buffers of every spec's exact sizes, fill and free them (no kernel)
+//   N  time this file's minimal norm of every spec's shape
+//   C  time a grid-stride copy of every spec's bytes (x to y)
+//   G  allocate and fill buffers of every spec's exact sizes, and keep them
+//   H  allocate buffers of every spec's exact sizes and free them, unfilled
+//   B  allocate, fill and free one 64 MiB buffer
+//   S  sleep 200 ms
+//   X  run 100 L2 flushes (whether or not --flush is on)
+//   K  allocate buffers of every spec's exact sizes and fill them with a kernel of this file, keep them
+//   Z, Y, W  cudaMemset 4 KiB, 1 MiB, 8 MiB of a buffer allocated at the start (no new memory)
+//   P  time the newest copy of every spec as T does, but launched on the stream, not in a graph
+void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, const std::string& steps) {
+  struct Spec {
+    std::string label, image, func;
+    bool fused;
+    int rows, hidden, threads;
+    std::vector<CUfunction> copies;
+  };
+  std::vector<Spec> sp;
+  for (const std::string& spec : specs) {
+    const size_t eq = spec.find('=');
+    std::string t = spec.substr(eq + 1);
+    for (char& c : t)
+      if (c == ':') c = ' ';
+    char path[512], op[16], func[64] = "normjit_entry";
+    Spec k;
+    k.label = spec.substr(0, eq);
+    if (eq == std::string::npos ||
+        std::sscanf(t.c_str(), "%511s %15s %d %d %d %63s", path, op, &k.rows, &k.hidden, &k.threads, func) < 5) {
+      std::fprintf(stderr, "bad spec %s\n", spec.c_str());
+      std::exit(2);
+    }
+    std::ifstream f(path, std::ios::binary);
+    k.image.assign((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    k.func = func;
+    k.fused = std::strcmp(op, "fused") == 0;
+    sp.push_back(k);
+  }
+  auto time_fn = [&](const Spec& k, CUfunction fn, const Bufs& bb) {
+    NormParams p{};
+    p.input = {bb.x, k.hidden, 0};
+    p.out = {k.fused ? (void*)bb.x : (void*)bb.y, k.hidden, 0};
+    p.residual = {bb.r, k.hidden, 0};
+    p.weight = bb.w;
+    p.rows = k.rows;
+    p.inner = 1;
+    p.eps = 1e-6f;
+    p.flags = 1;
+    void* args[] = {&p};
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig lc{};
+    lc.gridDimX = k.rows;
+    lc.gridDimY = lc.gridDimZ = 1;
+    lc.blockDimX = k.threads;
+    lc.blockDimY = lc.blockDimZ = 1;
+    lc.hStream = s;
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+    return per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
+  };
+  auto fresh = [&](const Spec& k) {
+    Bufs f{};
+    const size_t act = size_t(k.rows) * k.hidden * 2;
+    CK(cudaMalloc(&f.x, act));
+    CK(cudaMalloc(&f.r, act));
+    CK(cudaMalloc(&f.w, size_t(k.hidden) * 2));
+    CK(cudaMalloc(&f.y, act));
+    for (uint4* q : {f.x, f.r, f.y}) CK(cudaMemset(q, 0x3c, act));
+    CK(cudaMemset(f.w, 0x3c, size_t(k.hidden) * 2));
+    return f;
+  };
+  auto release = [](const Bufs& f) {
+    for (uint4* q : {f.x, f.r, f.w, f.y}) CK(cudaFree(q));
+  };
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const char c = steps[i];
+    std::printf("step %zu %c:", i, c);
+    for (Spec& k : sp) {
+      if (c == 'L' || c == 'M') {
+        CUfunction fn;
+        if (c == 'L') {
+          CUlibrary l;
+          CUkernel kk;
+          CU(cuLibraryLoadData(&l, k.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+          CU(cuLibraryGetKernel(&kk, l, k.func.c_str()));
+          fn = reinterpret_cast<CUfunction>(kk);
+        } else {
+          CUmodule m;
+          CU(cuModuleLoadData(&m, k.image.data()));
+          CU(cuModuleGetFunction(&fn, m, k.func.c_str()));
+        }
+        k.copies.push_back(fn);
+      } else if (c == 'T') {
+        std::printf("  %s", k.label.c_str());
+        for (CUfunction fn : k.copies) std::printf(" %.3f", time_fn(k, fn, b));
+      } else if (c == 'U' && !k.copies.empty()) {
+        const Bufs f = fresh(k);
+        std::printf("  %s#%zu fresh %.3f", k.label.c_str(), k.copies.size() - 1, time_fn(k, k.copies.back(), f));
+        release(f);
+      } else if (c == 'F') {
+        release(fresh(k));
+      } else if (c == 'G') {
+        fresh(k);
+      } else if (c == 'H') {
+        Bufs f{};
+        const size_t act = size_t(k.rows) * k.hidden * 2;
+        CK(cudaMalloc(&f.x, act));
+        CK(cudaMalloc(&f.r, act));
+        CK(cudaMalloc(&f.w, size_t(k.hidden) * 2));
+        CK(cudaMalloc(&f.y, act));
+        release(f);
+      } else if (c == 'P' && !k.copies.empty()) {
+        g_nograph = true;
+        std::printf("  %s#%zu stream %.3f", k.label.c_str(), k.copies.size() - 1, time_fn(k, k.copies.back(), b));
+        g_nograph = false;
+      } else if (c == 'N') {
+        std::printf("  minimal(%s) %.3f", k.label.c_str(), minimal_us(s, b, k.fused, k.rows, k.hidden, k.threads));
+      } else if (c == 'C') {
+        const unsigned n = unsigned(size_t(k.rows) * k.hidden / 8) * (k.fused ? 2 : 1);
+        std::printf("  copy(%s) %.3f", k.label.c_str(), per_launch_us(s, [&] {
+                      launch_pdl(s, grid_copy, dim3(std::max(1u, std::min((n + 255) / 256, 132u * 8))), dim3(256),
+                                 (const uint4*)b.x, b.y, n);
+                    }));
+      }
+    }
+    if (c == 'K') {
+      for (const Spec& k : sp) {
+        const size_t act = size_t(k.rows) * k.hidden * 2;
+        for (size_t bytes : {act, act, size_t(k.hidden) * 2, act}) {
+          uint4* q;
+          CK(cudaMalloc(&q, bytes));
+          grid_copy<<<64, 256, 0, s>>>(b.x, q, unsigned(bytes / 16));
+        }
+      }
+      CK(cudaStreamSynchronize(s));
+    } else if (c == 'Z' || c == 'Y' || c == 'W') {
+      CK(cudaMemset(b.r2, 0x3c, c == 'Z' ? 4096 : c == 'Y' ? size_t(1) << 20 : size_t(8) << 20));
+      CK(cudaDeviceSynchronize());
+    } else if (c == 'B') {
+      void* q;
+      CK(cudaMalloc(&q, size_t(64) << 20));
+      CK(cudaMemset(q, 1, size_t(64) << 20));
+      CK(cudaFree(q));
+    } else if (c == 'S') {
+      CK(cudaDeviceSynchronize());
+      usleep(200000);
+    } else if (c == 'X') {
+      if (!g_flush_buf) {
+        CK(cudaMalloc(&g_flush_buf, kFlushBytes));
+        CK(cudaMemset(g_flush_buf, 1, kFlushBytes));
+      }
+      for (int j = 0; j < 100; ++j) flush_l2<<<132 * 8, 256, 0, s>>>(g_flush_buf, kFlushBytes / 16, g_flush_buf);
+      CK(cudaStreamSynchronize(s));
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+}
+
 int main(int argc, char** argv) {
   cudaStream_t s;
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -676,13 +866,16 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(b.w, w.data(), bytes, cudaMemcpyHostToDevice));
   }
   std::vector<std::string> specs;
-  int n_rounds = 0;
+  int n_rounds = 0, n_reloads = 0;
+  std::string steps;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--flush") == 0) g_flush = true;
     else if (std::strcmp(argv[i], "--churn") == 0) g_churn = true;
     else if (std::strcmp(argv[i], "--small-allocs") == 0 && i + 1 < argc) g_small_allocs = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--free-small") == 0 && i + 1 < argc) g_free_small = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) n_rounds = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--reloads") == 0 && i + 1 < argc) n_reloads = std::atoi(argv[++i]);
+    else if (std::strcmp(argv[i], "--script") == 0 && i + 1 < argc) steps = argv[++i];
     else specs.push_back(argv[i]);
   }
   if (g_flush) {
@@ -691,6 +884,14 @@ int main(int argc, char** argv) {
   }
   std::printf("us per launch, CUDA graph of 100 launches with PDL, median of 30 replays%s; bf16\n",
               g_flush ? ", each after an L2 flush" : "");
+  if (!steps.empty()) {
+    script_mode(s, b, specs, steps);
+    return 0;
+  }
+  if (n_reloads > 0) {
+    rounds(s, b, specs, 3, n_reloads);
+    return 0;
+  }
   if (n_rounds > 0) {
     rounds(s, b, specs, n_rounds);
     return 0;

@@ -62,14 +62,17 @@ struct KernelConfig {
   // When the kernel lets the next kernel of the stream launch (programmatic dependent launch,
   // sm_90+): 0 auto, early (right after the PDL wait) where the launch sets kFlagEarlyTrigger
   // (grids of at most one block per SM), else at the end of blocks of >= 512 threads or in
-  // cluster CTAs; 1 always early; 2 never early (the flag is ignored). Not chosen by the
-  // heuristics yet: forced for measurements (`normjit bench --config trigger=...`), because
-  // without the flag's branch ptxas schedules the decode kernels' weight loads differently
-  // (docs/benchmarks.md, "Eighteenth run").
+  // cluster CTAs; 1 always early; 2 never early (the flag is ignored). The heuristics choose 1
+  // for a few rows (choose_rms_norm); `normjit bench --config trigger=...` forces any.
   std::int32_t trigger = 0;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
+  // The grid for `rows` rows: a row split over a cluster takes `cluster` CTAs, a split row
+  // `split`; otherwise a CTA covers rows_per_cta() rows.
+  std::int64_t grid_blocks(std::int64_t rows) const {
+    return (rows + rows_per_cta() - 1) / rows_per_cta() * cluster * split;
+  }
   // Rows one block covers (the grid has one block, or one cluster / split group, per this many).
   int rows_per_cta() const { return rows_per_block * rows_per_thread; }
 

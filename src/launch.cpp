@@ -16,9 +16,7 @@ static_assert(sizeof(RowTensor) == 24 && sizeof(NormParams) == 104, "host/device
 
 void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm_count, CUstream stream,
                     LaunchArgs* out) {
-  // A row split over a cluster takes `cluster` CTAs, a split row `split`; otherwise a CTA covers
-  // rows_per_cta rows.
-  const std::int64_t blocks = (p.rows + c.rows_per_cta() - 1) / c.rows_per_cta() * c.cluster * c.split;
+  const std::int64_t blocks = c.grid_blocks(p.rows);
   if (blocks > 0x7fffffff) {
     throw ValidationError(ValidationError::Kind::Unsupported,
                           fmt::format("normjit: {} rows need {} blocks, above the grid limit 2^31-1",

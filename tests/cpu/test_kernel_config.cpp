@@ -932,7 +932,8 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   set_config_override(nullptr);
 }
 
-TEST_CASE("the PDL trigger is auto by default and forced only where PDL exists", "[config]") {
+TEST_CASE("the PDL trigger is early for a few rows on sm_90+, else auto, and forced only where PDL exists",
+          "[config]") {
   ProblemSpec p;
   p.op = Op::rmsnorm;
   p.hidden = 4096;
@@ -940,10 +941,24 @@ TEST_CASE("the PDL trigger is auto by default and forced only where PDL exists",
     p.rows = rows;
     return choose_config(p, 0, Arch{cc});
   };
-  for (std::int64_t rows : {1, 128, 2048, 32768}) {
-    CHECK(pick(rows, 90).trigger == 0);
-    CHECK(slug(pick(rows, 90)).find("-pdl") == std::string::npos);
-  }
+  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm, Op::gemma_rmsnorm})
+    for (std::int64_t hidden : {128, 2048, 4096, 8192, 16384, 65536}) {
+      p.op = op;
+      p.hidden = hidden;
+      for (std::int64_t rows : {std::int64_t(1), kTinyRowsMax, kFewRowsMax}) {
+        INFO(op_name(op) << " hidden " << hidden << " rows " << rows);
+        CHECK(pick(rows, 90).trigger == 1);
+        CHECK(slug(pick(rows, 90)).find("-pdlearly") != std::string::npos);
+        CHECK(pick(rows, 80).trigger == 0);
+      }
+      for (std::int64_t rows : {kFewRowsMax + 1, std::int64_t(128), std::int64_t(2048), std::int64_t(32768)}) {
+        INFO(op_name(op) << " hidden " << hidden << " rows " << rows);
+        CHECK(pick(rows, 90).trigger == 0);
+        CHECK(slug(pick(rows, 90)).find("-pdl") == std::string::npos);
+      }
+    }
+  p.op = Op::rmsnorm;
+  p.hidden = 4096;
   ConfigOverride o;
   for (int t : {0, 1, 2}) {
     o.trigger = t;
