@@ -28,6 +28,6 @@ int run_bench(const BenchArgs& a);
 // call against a raw cuLaunchKernelEx of the same kernel, and per-launch time in a CUDA graph.
 // `config` (as bench --config) forces config fields for every call it times, e.g. to see what
 // a thread-block cluster split does to a decode graph.
-int run_latency(const std::string& config = "");
+int run_latency(const std::string& config = "", const std::string& fill = "memset");
 
 }  // namespace normjit::tools

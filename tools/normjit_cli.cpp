@@ -370,9 +370,16 @@ int main(int argc, char** argv) {
       ->delimiter(';')
       ->excludes("--sweep")
       ->excludes("--config");
-  bench->add_flag("--latency", latency,
+  CLI::Option* latency_flag = bench->add_flag("--latency", latency,
                   "First-call (cold/disk) latency, host cost per call, per-launch time in a graph "
                   "(with --config: for that forced config)");
+  std::string fill = "memset";
+  bench->add_option("--fill", fill,
+                    "With --latency: fill the timed buffers by cuMemsetD8 (memset) or by a kernel (kernel); "
+                    "the process state after cuMemsetD8 on new buffers slows graph launches (docs/benchmarks.md)")
+      ->check(CLI::IsMember({"memset", "kernel"}))
+      ->capture_default_str()
+      ->needs(latency_flag);
   for (CLI::App* sub : {info, pw, bench})
     sub->add_option("--cache-dir", cache_dir, "Cache root");
   tools::CacheCommand cache_cmd(app, &cache_dir);
@@ -383,7 +390,7 @@ int main(int argc, char** argv) {
     if (info->parsed()) return cmd_info(info_json);
     if (pw->parsed()) return cmd_prewarm(pa);
     if (cache_cmd.parsed()) return cache_cmd.run();
-    if (bench->parsed()) return latency ? tools::run_latency(ba.config) : tools::run_bench(ba);
+    if (bench->parsed()) return latency ? tools::run_latency(ba.config, fill) : tools::run_bench(ba);
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {

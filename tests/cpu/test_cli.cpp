@@ -192,7 +192,7 @@ TEST_CASE("cli: bench --compare refuses --sweep and --config, and without a driv
   }
 }
 
-TEST_CASE("cli: bench rejects a malformed --config or --compare entry before touching the GPU", "[cli]") {
+TEST_CASE("cli: bench rejects a malformed --config, --compare or --fill before touching the GPU", "[cli]") {
   TempDir cache("cli-bench-config");
   struct Bad {
     std::vector<std::string> args;
@@ -201,7 +201,9 @@ TEST_CASE("cli: bench rejects a malformed --config or --compare entry before tou
   for (const Bad& b : {Bad{{"bench", "--config", "trigger=sometimes"}, "trigger=sometimes: expected an integer value or auto, early, end"},
                        Bad{{"bench", "--config", "tpr=12x"}, "tpr=12x: expected an integer value"},
                        Bad{{"bench", "--config", "colour=3"}, "unknown key colour"},
-                       Bad{{"bench", "--compare", "default;trigger=soon"}, "trigger=soon"}}) {
+                       Bad{{"bench", "--compare", "default;trigger=soon"}, "trigger=soon"},
+                       Bad{{"bench", "--latency", "--fill", "zeros"}, "--fill: zeros not in {memset,kernel}"},
+                       Bad{{"bench", "--fill", "kernel"}, "--fill requires --latency"}}) {
     const njtest::ProcessResult r = cli(b.args, cache.str());
     INFO(r.output);
     CHECK(r.exit_code != 0);
