@@ -505,6 +505,34 @@ void shared_weight(cudaStream_t s, const Bufs& b, int rows) {
 
 static_assert(sizeof(NormParams) == 104, "normjit's cubins take params.cuh's layout");
 
+// Per launch of a kernel taking normjit's NormParams (a normjit cubin, or decode_anatomy_late.cu's)
+// as normjit launches decode sizes: PDL, one row per CTA, the early-trigger flag set where the grid
+// is one wave of the H200's 132 SMs.
+float time_norm(cudaStream_t s, CUfunction fn, const Bufs& b, bool fused, int rows, int hidden, int threads) {
+  NormParams p{};
+  p.input = {b.x, hidden, 0};
+  p.out = {fused ? (void*)b.x : (void*)b.y, hidden, 0};
+  p.residual = {b.r, hidden, 0};
+  p.weight = b.w;
+  p.rows = rows;
+  p.inner = 1;
+  p.eps = 1e-6f;
+  p.flags = rows <= 132 ? 1 : 0;
+  void* args[] = {&p};
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attr.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig lc{};
+  lc.gridDimX = rows;
+  lc.gridDimY = lc.gridDimZ = 1;
+  lc.blockDimX = threads;
+  lc.blockDimY = lc.blockDimZ = 1;
+  lc.hStream = s;
+  lc.attrs = &attr;
+  lc.numAttrs = 1;
+  return per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
+}
+
 // lib: loaded as normjit loads it (cuLibraryLoadData, a CUkernel launched as a CUfunction);
 // fresh: on buffers of the call's exact sizes, allocated for it (as `bench --latency` does).
 void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& spec, bool lib, bool fresh) {
@@ -541,29 +569,7 @@ void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& 
     for (uint4* q : {b.x, b.r, b.y}) CK(cudaMemset(q, 0x3c, act));
     CK(cudaMemset(b.w, 0x3c, size_t(hidden) * 2));
   }
-  const bool fused = std::strcmp(op, "fused") == 0;
-  NormParams p{};
-  p.input = {b.x, hidden, 0};
-  p.out = {fused ? (void*)b.x : (void*)b.y, hidden, 0};
-  p.residual = {b.r, hidden, 0};
-  p.weight = b.w;
-  p.rows = rows;
-  p.inner = 1;
-  p.eps = 1e-6f;
-  p.flags = rows <= 132 ? 1 : 0;
-  void* args[] = {&p};
-  CUlaunchAttribute attr{};
-  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-  attr.value.programmaticStreamSerializationAllowed = 1;
-  CUlaunchConfig lc{};
-  lc.gridDimX = rows;
-  lc.gridDimY = lc.gridDimZ = 1;
-  lc.blockDimX = threads;
-  lc.blockDimY = lc.blockDimZ = 1;
-  lc.hStream = s;
-  lc.attrs = &attr;
-  lc.numAttrs = 1;
-  const float us = per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
+  const float us = time_norm(s, fn, b, std::strcmp(op, "fused") == 0, rows, hidden, threads);
   const char* base = std::strrchr(path, '/');
   std::printf("normjit %-5s %4d x %-5d %4d threads%s%s: %.3f us  (%s%s%s)\n", op, rows, hidden, threads,
               lib ? ", cuLibrary" : ", cuModule", fresh ? ", fresh buffers" : ", shared buffers", us,
@@ -654,28 +660,7 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
     }
     std::printf("round %d:\n", round);
     for (const K& k : ks) {
-      NormParams p{};
-      p.input = {b.x, k.hidden, 0};
-      p.out = {k.fused ? (void*)b.x : (void*)b.y, k.hidden, 0};
-      p.residual = {b.r, k.hidden, 0};
-      p.weight = b.w;
-      p.rows = k.rows;
-      p.inner = 1;
-      p.eps = 1e-6f;
-      p.flags = 1;
-      void* args[] = {&p};
-      CUlaunchAttribute attr{};
-      attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-      attr.value.programmaticStreamSerializationAllowed = 1;
-      CUlaunchConfig lc{};
-      lc.gridDimX = k.rows;
-      lc.gridDimY = lc.gridDimZ = 1;
-      lc.blockDimX = k.threads;
-      lc.blockDimY = lc.blockDimZ = 1;
-      lc.hStream = s;
-      lc.attrs = &attr;
-      lc.numAttrs = 1;
-      const float us = per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, k.fn, args, nullptr)); });
+      const float us = time_norm(s, k.fn, b, k.fused, k.rows, k.hidden, k.threads);
       std::printf("  %-12s %-5s %4d x %-5d t%-4d %.3f us   minimal %.3f us\n", k.label.c_str(), k.fused ? "fused" : "rms",
                   k.rows, k.hidden, k.threads, us, minimal_us(s, b, k.fused, k.rows, k.hidden, k.threads));
       std::fflush(stdout);
@@ -729,28 +714,7 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
     sp.push_back(k);
   }
   auto time_fn = [&](const Spec& k, CUfunction fn, const Bufs& bb) {
-    NormParams p{};
-    p.input = {bb.x, k.hidden, 0};
-    p.out = {k.fused ? (void*)bb.x : (void*)bb.y, k.hidden, 0};
-    p.residual = {bb.r, k.hidden, 0};
-    p.weight = bb.w;
-    p.rows = k.rows;
-    p.inner = 1;
-    p.eps = 1e-6f;
-    p.flags = 1;
-    void* args[] = {&p};
-    CUlaunchAttribute attr{};
-    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    attr.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig lc{};
-    lc.gridDimX = k.rows;
-    lc.gridDimY = lc.gridDimZ = 1;
-    lc.blockDimX = k.threads;
-    lc.blockDimY = lc.blockDimZ = 1;
-    lc.hStream = s;
-    lc.attrs = &attr;
-    lc.numAttrs = 1;
-    return per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
+    return time_norm(s, fn, bb, k.fused, k.rows, k.hidden, k.threads);
   };
   auto fresh = [&](const Spec& k) {
     Bufs f{};

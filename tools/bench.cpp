@@ -92,6 +92,17 @@ class BenchKernel {
   CUkernel k_ = nullptr;
 };
 
+// A 1-D launch of `blocks` blocks of 256 threads on s, for the grid-stride helper kernels below.
+CUlaunchConfig grid_stride_launch(unsigned blocks, CUstream s) {
+  CUlaunchConfig lc{};
+  lc.gridDimX = std::max(1u, blocks);
+  lc.gridDimY = lc.gridDimZ = 1;
+  lc.blockDimX = 256;
+  lc.blockDimY = lc.blockDimZ = 1;
+  lc.hStream = s;
+  return lc;
+}
+
 // Reads a 256 MiB buffer: evicts the L2 without leaving dirty lines whose write-back would
 // be charged to the next timed kernel (a memset flush would).
 class L2Flush {
@@ -112,13 +123,7 @@ extern "C" __global__ void flush(const uint4* p, unsigned long long n, uint4* si
     void* sink = sink_.get();
     const void* p = buf_.get();
     void* args[] = {&p, &n, &sink};
-    CUlaunchConfig lc{};
-    lc.gridDimX = 132 * 8;
-    lc.gridDimY = lc.gridDimZ = 1;
-    lc.blockDimX = 256;
-    lc.blockDimY = lc.blockDimZ = 1;
-    lc.hStream = s;
-    kernel_.launch(lc, args, "flush");
+    kernel_.launch(grid_stride_launch(132 * 8, s), args, "flush");
   }
 
  private:
@@ -191,13 +196,8 @@ extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uin
     CUlaunchAttribute attr{};
     attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     attr.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig lc{};
     const int sms = detail::Runtime::get().sm_count(0);
-    lc.gridDimX = std::max(1u, std::min((n + 255) / 256, unsigned(sms) * 8));
-    lc.gridDimY = lc.gridDimZ = 1;
-    lc.blockDimX = 256;
-    lc.blockDimY = lc.blockDimZ = 1;
-    lc.hStream = s;
+    CUlaunchConfig lc = grid_stride_launch(std::min((n + 255) / 256, unsigned(sms) * 8), s);
     lc.attrs = &attr;
     lc.numAttrs = 1;
     kernel_.launch(lc, args, "pdl_copy");
@@ -219,13 +219,8 @@ extern "C" __global__ void fill_words(unsigned* p, unsigned long long n, unsigne
     unsigned long long n = bytes / 4;
     unsigned v = value * 0x01010101u;
     void* args[] = {&p, &n, &v};
-    CUlaunchConfig lc{};
-    lc.gridDimX = unsigned(std::max<unsigned long long>(1, std::min<unsigned long long>((n + 255) / 256, 1024)));
-    lc.gridDimY = lc.gridDimZ = 1;
-    lc.blockDimX = 256;
-    lc.blockDimY = lc.blockDimZ = 1;
-    lc.hStream = s;
-    kernel_.launch(lc, args, "fill_words");
+    kernel_.launch(grid_stride_launch(unsigned(std::min<unsigned long long>((n + 255) / 256, 1024)), s), args,
+                   "fill_words");
   }
 
  private:
