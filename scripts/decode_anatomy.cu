@@ -533,32 +533,59 @@ float time_norm(cudaStream_t s, CUfunction fn, const Bufs& b, bool fused, int ro
   return per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
 }
 
-// lib: loaded as normjit loads it (cuLibraryLoadData, a CUkernel launched as a CUfunction);
-// fresh: on buffers of the call's exact sizes, allocated for it (as `bench --latency` does).
-void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& spec, bool lib, bool fresh) {
-  char path[512], op[16], func[64] = "normjit_entry";
-  int rows, hidden, threads;
-  std::string sp = spec;
-  for (char& c : sp)
+// One kernel to time from the command line: [LABEL=]CUBIN:OP:ROWS:HIDDEN:THREADS[:FUNCTION], its
+// cubin read into memory.
+struct CubinSpec {
+  std::string label, path, image, func;
+  bool fused = false;
+  int rows = 0, hidden = 0, threads = 0;
+};
+
+CubinSpec parse_spec(const std::string& spec, bool labelled) {
+  const size_t eq = labelled ? spec.find('=') : std::string::npos;
+  std::string t = labelled ? spec.substr(eq + 1) : spec;
+  for (char& c : t)
     if (c == ':') c = ' ';
-  if (std::sscanf(sp.c_str(), "%511s %15s %d %d %d %63s", path, op, &rows, &hidden, &threads, func) < 5) {
+  char path[512], op[16], func[64] = "normjit_entry";
+  CubinSpec k;
+  if ((labelled && eq == std::string::npos) ||
+      std::sscanf(t.c_str(), "%511s %15s %d %d %d %63s", path, op, &k.rows, &k.hidden, &k.threads, func) < 5) {
     std::fprintf(stderr, "bad spec %s\n", spec.c_str());
     std::exit(2);
   }
+  k.label = labelled ? spec.substr(0, eq) : std::string();
+  k.path = path;
   std::ifstream f(path, std::ios::binary);
-  const std::string image((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  k.image.assign((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  k.func = func;
+  k.fused = std::strcmp(op, "fused") == 0;
+  return k;
+}
+
+// A new copy of the spec's kernel: as normjit loads it (cuLibraryLoadData, a CUkernel launched as
+// a CUfunction), or as a module.
+CUfunction load_kernel(const CubinSpec& k, bool as_library) {
   CUfunction fn;
-  if (lib) {
+  if (as_library) {
     CUlibrary l;
-    CUkernel k;
-    CU(cuLibraryLoadData(&l, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-    CU(cuLibraryGetKernel(&k, l, func));
-    fn = reinterpret_cast<CUfunction>(k);
+    CUkernel kk;
+    CU(cuLibraryLoadData(&l, k.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    CU(cuLibraryGetKernel(&kk, l, k.func.c_str()));
+    fn = reinterpret_cast<CUfunction>(kk);
   } else {
     CUmodule m;
-    CU(cuModuleLoadData(&m, image.data()));
-    CU(cuModuleGetFunction(&fn, m, func));
+    CU(cuModuleLoadData(&m, k.image.data()));
+    CU(cuModuleGetFunction(&fn, m, k.func.c_str()));
   }
+  return fn;
+}
+
+// lib: loaded as normjit loads it (cuLibraryLoadData, a CUkernel launched as a CUfunction);
+// fresh: on buffers of the call's exact sizes, allocated for it (as `bench --latency` does).
+void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& spec_text, bool lib, bool fresh) {
+  const CubinSpec spec = parse_spec(spec_text, false);
+  const int rows = spec.rows, hidden = spec.hidden, threads = spec.threads;
+  const CUfunction fn = load_kernel(spec, lib);
   Bufs b = shared_bufs;
   if (fresh) {
     const size_t act = size_t(rows) * hidden * 2;
@@ -569,12 +596,13 @@ void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& 
     for (uint4* q : {b.x, b.r, b.y}) CK(cudaMemset(q, 0x3c, act));
     CK(cudaMemset(b.w, 0x3c, size_t(hidden) * 2));
   }
-  const float us = time_norm(s, fn, b, std::strcmp(op, "fused") == 0, rows, hidden, threads);
-  const char* base = std::strrchr(path, '/');
-  std::printf("normjit %-5s %4d x %-5d %4d threads%s%s: %.3f us  (%s%s%s)\n", op, rows, hidden, threads,
-              lib ? ", cuLibrary" : ", cuModule", fresh ? ", fresh buffers" : ", shared buffers", us,
-              base ? base + 1 : path, std::strcmp(func, "normjit_entry") ? " " : "",
-              std::strcmp(func, "normjit_entry") ? func : "");
+  const float us = time_norm(s, fn, b, spec.fused, rows, hidden, threads);
+  const size_t slash = spec.path.rfind('/');
+  const bool entry = spec.func == "normjit_entry";
+  std::printf("normjit %-5s %4d x %-5d %4d threads%s%s: %.3f us  (%s%s%s)\n", spec.fused ? "fused" : "rms", rows,
+              hidden, threads, lib ? ", cuLibrary" : ", cuModule", fresh ? ", fresh buffers" : ", shared buffers", us,
+              spec.path.c_str() + (slash == std::string::npos ? 0 : slash + 1), entry ? "" : " ",
+              entry ? "" : spec.func.c_str());
   if (fresh)
     for (uint4* q : {b.x, b.r, b.w, b.y}) CK(cudaFree(q));
   std::fflush(stdout);
@@ -613,30 +641,11 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
   }
   if (g_free_small > 0)
     for (void* q : smalls) CK(cudaFree(q));
-  for (const std::string& spec : specs) {
-    const size_t eq = spec.find('=');
-    std::string sp = spec.substr(eq + 1);
-    for (char& c : sp)
-      if (c == ':') c = ' ';
-    char path[512], op[16], func[64] = "normjit_entry";
-    K k;
-    k.label = spec.substr(0, eq);
-    if (eq == std::string::npos ||
-        std::sscanf(sp.c_str(), "%511s %15s %d %d %d %63s", path, op, &k.rows, &k.hidden, &k.threads, func) < 5) {
-      std::fprintf(stderr, "bad spec %s\n", spec.c_str());
-      std::exit(2);
-    }
-    std::ifstream f(path, std::ios::binary);
-    const std::string image((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    const std::string label = k.label;
+  for (const std::string& text : specs) {
+    const CubinSpec spec = parse_spec(text, true);
     for (int copy = 0; copy < reloads; ++copy) {
-      CUlibrary l;
-      CUkernel kk;
-      CU(cuLibraryLoadData(&l, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-      CU(cuLibraryGetKernel(&kk, l, func));
-      k.fn = reinterpret_cast<CUfunction>(kk);
-      k.fused = std::strcmp(op, "fused") == 0;
-      if (reloads > 1) k.label = label + "#" + std::to_string(copy);
+      K k{spec.label, load_kernel(spec, true), spec.fused, spec.rows, spec.hidden, spec.threads};
+      if (reloads > 1) k.label += "#" + std::to_string(copy);
       ks.push_back(k);
     }
   }
@@ -687,32 +696,11 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
 //   Z, Y, W  cudaMemset 4 KiB, 1 MiB, 8 MiB of a buffer allocated at the start (no new memory)
 //   P  time the newest copy of every spec as T does, but launched on the stream, not in a graph
 void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, const std::string& steps) {
-  struct Spec {
-    std::string label, image, func;
-    bool fused;
-    int rows, hidden, threads;
+  struct Spec : CubinSpec {
     std::vector<CUfunction> copies;
   };
   std::vector<Spec> sp;
-  for (const std::string& spec : specs) {
-    const size_t eq = spec.find('=');
-    std::string t = spec.substr(eq + 1);
-    for (char& c : t)
-      if (c == ':') c = ' ';
-    char path[512], op[16], func[64] = "normjit_entry";
-    Spec k;
-    k.label = spec.substr(0, eq);
-    if (eq == std::string::npos ||
-        std::sscanf(t.c_str(), "%511s %15s %d %d %d %63s", path, op, &k.rows, &k.hidden, &k.threads, func) < 5) {
-      std::fprintf(stderr, "bad spec %s\n", spec.c_str());
-      std::exit(2);
-    }
-    std::ifstream f(path, std::ios::binary);
-    k.image.assign((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    k.func = func;
-    k.fused = std::strcmp(op, "fused") == 0;
-    sp.push_back(k);
-  }
+  for (const std::string& text : specs) sp.push_back(Spec{parse_spec(text, true), {}});
   auto time_fn = [&](const Spec& k, CUfunction fn, const Bufs& bb) {
     return time_norm(s, fn, bb, k.fused, k.rows, k.hidden, k.threads);
   };
@@ -735,19 +723,7 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
     std::printf("step %zu %c:", i, c);
     for (Spec& k : sp) {
       if (c == 'L' || c == 'M') {
-        CUfunction fn;
-        if (c == 'L') {
-          CUlibrary l;
-          CUkernel kk;
-          CU(cuLibraryLoadData(&l, k.image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
-          CU(cuLibraryGetKernel(&kk, l, k.func.c_str()));
-          fn = reinterpret_cast<CUfunction>(kk);
-        } else {
-          CUmodule m;
-          CU(cuModuleLoadData(&m, k.image.data()));
-          CU(cuModuleGetFunction(&fn, m, k.func.c_str()));
-        }
-        k.copies.push_back(fn);
+        k.copies.push_back(load_kernel(k, c == 'L'));
       } else if (c == 'T') {
         std::printf("  %s", k.label.c_str());
         for (CUfunction fn : k.copies) std::printf(" %.3f", time_fn(k, fn, b));
