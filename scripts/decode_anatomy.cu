@@ -533,6 +533,26 @@ float time_norm(cudaStream_t s, CUfunction fn, const Bufs& b, bool fused, int ro
   return per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
 }
 
+// Buffers of one call's exact sizes (x, r, y: rows x hidden; w: hidden), allocated for it and
+// filled by cudaMemset (bytes 0x3c) when `fill`, as `bench --latency` allocates them.
+Bufs alloc_bufs(int rows, int hidden, bool fill) {
+  Bufs f{};
+  const size_t act = size_t(rows) * hidden * 2;
+  CK(cudaMalloc(&f.x, act));
+  CK(cudaMalloc(&f.r, act));
+  CK(cudaMalloc(&f.w, size_t(hidden) * 2));
+  CK(cudaMalloc(&f.y, act));
+  if (fill) {
+    for (uint4* q : {f.x, f.r, f.y}) CK(cudaMemset(q, 0x3c, act));
+    CK(cudaMemset(f.w, 0x3c, size_t(hidden) * 2));
+  }
+  return f;
+}
+
+void free_bufs(const Bufs& f) {
+  for (uint4* q : {f.x, f.r, f.w, f.y}) CK(cudaFree(q));
+}
+
 // One kernel to time from the command line: [LABEL=]CUBIN:OP:ROWS:HIDDEN:THREADS[:FUNCTION], its
 // cubin read into memory.
 struct CubinSpec {
@@ -586,16 +606,7 @@ void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& 
   const CubinSpec spec = parse_spec(spec_text, false);
   const int rows = spec.rows, hidden = spec.hidden, threads = spec.threads;
   const CUfunction fn = load_kernel(spec, lib);
-  Bufs b = shared_bufs;
-  if (fresh) {
-    const size_t act = size_t(rows) * hidden * 2;
-    CK(cudaMalloc(&b.x, act));
-    CK(cudaMalloc(&b.r, act));
-    CK(cudaMalloc(&b.w, size_t(hidden) * 2));
-    CK(cudaMalloc(&b.y, act));
-    for (uint4* q : {b.x, b.r, b.y}) CK(cudaMemset(q, 0x3c, act));
-    CK(cudaMemset(b.w, 0x3c, size_t(hidden) * 2));
-  }
+  const Bufs b = fresh ? alloc_bufs(rows, hidden, true) : shared_bufs;
   const float us = time_norm(s, fn, b, spec.fused, rows, hidden, threads);
   const size_t slash = spec.path.rfind('/');
   const bool entry = spec.func == "normjit_entry";
@@ -603,8 +614,7 @@ void normjit_kernel(cudaStream_t s, const Bufs& shared_bufs, const std::string& 
               hidden, threads, lib ? ", cuLibrary" : ", cuModule", fresh ? ", fresh buffers" : ", shared buffers", us,
               spec.path.c_str() + (slash == std::string::npos ? 0 : slash + 1), entry ? "" : " ",
               entry ? "" : spec.func.c_str());
-  if (fresh)
-    for (uint4* q : {b.x, b.r, b.w, b.y}) CK(cudaFree(q));
+  if (fresh) free_bufs(b);
   std::fflush(stdout);
 }
 
@@ -704,20 +714,6 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
   auto time_fn = [&](const Spec& k, CUfunction fn, const Bufs& bb) {
     return time_norm(s, fn, bb, k.fused, k.rows, k.hidden, k.threads);
   };
-  auto fresh = [&](const Spec& k) {
-    Bufs f{};
-    const size_t act = size_t(k.rows) * k.hidden * 2;
-    CK(cudaMalloc(&f.x, act));
-    CK(cudaMalloc(&f.r, act));
-    CK(cudaMalloc(&f.w, size_t(k.hidden) * 2));
-    CK(cudaMalloc(&f.y, act));
-    for (uint4* q : {f.x, f.r, f.y}) CK(cudaMemset(q, 0x3c, act));
-    CK(cudaMemset(f.w, 0x3c, size_t(k.hidden) * 2));
-    return f;
-  };
-  auto release = [](const Bufs& f) {
-    for (uint4* q : {f.x, f.r, f.w, f.y}) CK(cudaFree(q));
-  };
   for (size_t i = 0; i < steps.size(); ++i) {
     const char c = steps[i];
     std::printf("step %zu %c:", i, c);
@@ -728,21 +724,13 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
         std::printf("  %s", k.label.c_str());
         for (CUfunction fn : k.copies) std::printf(" %.3f", time_fn(k, fn, b));
       } else if (c == 'U' && !k.copies.empty()) {
-        const Bufs f = fresh(k);
+        const Bufs f = alloc_bufs(k.rows, k.hidden, true);
         std::printf("  %s#%zu fresh %.3f", k.label.c_str(), k.copies.size() - 1, time_fn(k, k.copies.back(), f));
-        release(f);
-      } else if (c == 'F') {
-        release(fresh(k));
+        free_bufs(f);
+      } else if (c == 'F' || c == 'H') {
+        free_bufs(alloc_bufs(k.rows, k.hidden, c == 'F'));
       } else if (c == 'G') {
-        fresh(k);
-      } else if (c == 'H') {
-        Bufs f{};
-        const size_t act = size_t(k.rows) * k.hidden * 2;
-        CK(cudaMalloc(&f.x, act));
-        CK(cudaMalloc(&f.r, act));
-        CK(cudaMalloc(&f.w, size_t(k.hidden) * 2));
-        CK(cudaMalloc(&f.y, act));
-        release(f);
+        alloc_bufs(k.rows, k.hidden, true);
       } else if (c == 'P' && !k.copies.empty()) {
         g_nograph = true;
         std::printf("  %s#%zu stream %.3f", k.label.c_str(), k.copies.size() - 1, time_fn(k, k.copies.back(), b));
