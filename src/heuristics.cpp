@@ -373,9 +373,15 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 32 rows, default / weight first, same run: rmsnorm 8192 1.247/1.111, 1.316/1.176,
   // 1.389/1.239; rmsnorm 4096 1.057/1.033, 1.102/1.066, 1.148/1.120; fused add 4096
   // 1.294/1.127, 1.412/1.288, 1.465/1.354; fused add 8192 1.644/1.549, 1.787/1.648, 1.832/1.721.
-  // At 128 rows even or slower (128 x 8192 1.814/1.924 in an earlier build), so a few rows only
-  // (session 7, docs/results/h200-2026-11-30-s7/latency.txt).
-  c.weight_first = p.static_weight && arch.has_pdl() && c.residency == 0 && p.rows <= kFewRowsMax;
+  // (session 7, docs/results/h200-2026-11-30-s7/latency.txt). Below kPinWeightRows, rows (CTA
+  // shares) of up to 512 vectors too: at 128 rows, us, default / weight first, buffers filled by
+  // cuMemsetD8 (the process state a PyTorch process is in) and by a kernel (session 19, call 10,
+  // latency-*-call10.txt): rmsnorm 2048 1.164/1.132 and 1.163/1.129, rmsnorm 4096 1.632/1.537 and
+  // 1.388/1.398, fused add 2048 1.480/1.178 and 1.297/1.230, fused add 4096 1.816/1.785 and
+  // 1.633/1.615. Wider rows lost there (rmsnorm 8192 1.853/1.884, fused add 8192 2.372/2.441,
+  // fused add 16384 3.650/4.459), as 128 x 8192 had in session 7 (1.814/1.924).
+  const bool weight_first_rows = p.rows <= kFewRowsMax || (p.rows < kPinWeightRows && vectors <= 512);
+  c.weight_first = p.static_weight && arch.has_pdl() && c.residency == 0 && weight_first_rows;
   // The fused add's output stores carry an L2 evict-last hint from kKeepOutRows rows of 512-2048
   // vectors: the output (which the next GEMM reads) then outlasts the activations read around it
   // in L2, and less of its write-back competes with this kernel's reads. H200, bf16, median us,

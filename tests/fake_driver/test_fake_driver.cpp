@@ -188,11 +188,11 @@ TEST_CASE("without PDL there is neither the attribute nor the early trigger", "[
 }
 
 TEST_CASE("static_weight takes the weight-first kernel for a few rows with PDL, the usual one otherwise", "[launch]") {
-  auto kernel_of = [](std::int64_t rows, bool static_weight, std::optional<bool> pdl) {
+  auto kernel_of = [](std::int64_t rows, bool static_weight, std::optional<bool> pdl, std::int64_t hidden = 4096) {
     LaunchOptions o;
     o.static_weight = static_weight;
     o.enable_pdl = pdl;
-    rmsnorm(rms_args(rows, 4096), o);
+    rmsnorm(rms_args(rows, hidden), o);
     return fake().last().kernel;
   };
   const CUfunction plain = kernel_of(1, false, std::nullopt);
@@ -200,8 +200,16 @@ TEST_CASE("static_weight takes the weight-first kernel for a few rows with PDL, 
   CHECK(early != plain);                                       // a kernel of its own (-wf)
   CHECK(kernel_of(1, true, true) == early);
   CHECK(kernel_of(1, true, false) == plain);                   // no PDL: nothing to load ahead of
-  CHECK(kernel_of(detail::kFewRowsMax + 1, true, std::nullopt) ==
-        kernel_of(detail::kFewRowsMax + 1, false, std::nullopt));  // many rows: unchanged
+  // More rows: weight first up to kPinWeightRows for rows of up to 512 vectors (hidden 4096),
+  // unchanged for wider rows and from kPinWeightRows.
+  CHECK(kernel_of(detail::kFewRowsMax + 1, true, std::nullopt) !=
+        kernel_of(detail::kFewRowsMax + 1, false, std::nullopt));
+  CHECK(kernel_of(detail::kPinWeightRows - 1, true, std::nullopt) !=
+        kernel_of(detail::kPinWeightRows - 1, false, std::nullopt));
+  CHECK(kernel_of(detail::kFewRowsMax + 1, true, std::nullopt, 8192) ==
+        kernel_of(detail::kFewRowsMax + 1, false, std::nullopt, 8192));
+  CHECK(kernel_of(detail::kPinWeightRows, true, std::nullopt) ==
+        kernel_of(detail::kPinWeightRows, false, std::nullopt));
   // The C ABI spells the promise enable_pdl = NORMJIT_PDL_STATIC_WEIGHT and rejects other codes.
   const normjit_tensor x = {ptr(kIn), NORMJIT_BF16, 2, {1, 4096}, {4096, 1}, 0};
   const normjit_tensor w = {ptr(kW), NORMJIT_BF16, 1, {4096}, {1}, 0};
