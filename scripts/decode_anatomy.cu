@@ -705,6 +705,8 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
 //   K  allocate buffers of every spec's exact sizes and fill them with a kernel of this file, keep them
 //   Z, Y, W  cudaMemset 4 KiB, 1 MiB, 8 MiB of a buffer allocated at the start (no new memory)
 //   P  time the newest copy of every spec as T does, but launched on the stream, not in a graph
+//   A  the anatomy's steps from a copy to the norm (shape()) at 128 x 4096 on 128 threads and
+//      128 x 2048 on 256, once per step whatever the specs
 void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, const std::string& steps) {
   struct Spec : CubinSpec {
     std::vector<CUfunction> copies;
@@ -745,7 +747,11 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
                     }));
       }
     }
-    if (c == 'K') {
+    if (c == 'A') {
+      std::printf("\n");
+      shape<4096, 128>(s, b, 128);
+      shape<2048, 256>(s, b, 128);
+    } else if (c == 'K') {
       for (const Spec& k : sp) {
         const size_t act = size_t(k.rows) * k.hidden * 2;
         for (size_t bytes : {act, act, size_t(k.hidden) * 2, act}) {
