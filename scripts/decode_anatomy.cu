@@ -13,9 +13,6 @@
 // interleaved over N rounds. --flush: every replay starts after an L2 flush (as `normjit bench`
 // times); --churn, --small-allocs N, --free-small N: device memory allocated (and freed) around
 // the loads, to look for the process state that slows normjit's kernels in `bench --latency`.
-// --reloads N: each spec (LABEL=CUBIN:...) loaded N times over (every copy kept), then every copy
-// timed in three sweeps, each beside the minimal norm: is a slow kernel a slow copy (where the
-// driver placed its code) or a slow moment?
 //   nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build-tmp/decode_anatomy scripts/decode_anatomy.cu -lcuda
 //   build-tmp/decode_anatomy [--flush] [CUBIN:OP:ROWS:HIDDEN:THREADS[:FUNCTION] ...]
 //   build-tmp/decode_anatomy --rounds 3 base=CUBIN:rms:128:4096:128 late=build-tmp/late.cubin:rms:128:4096:128:rms4096_t128
@@ -630,12 +627,10 @@ float minimal_us(cudaStream_t s, const Bufs& b, bool fused, int rows, int hidden
   return -1.f;
 }
 
-void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, int n, int reloads = 1) {
+void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, int n) {
   struct K {
-    std::string label;
+    CubinSpec spec;
     CUfunction fn;
-    bool fused;
-    int rows, hidden, threads;
   };
   std::vector<K> ks;
   // --small-allocs N: N small buffers allocated (and kept) before the kernels are loaded, as a
@@ -652,12 +647,9 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
   if (g_free_small > 0)
     for (void* q : smalls) CK(cudaFree(q));
   for (const std::string& text : specs) {
-    const CubinSpec spec = parse_spec(text, true);
-    for (int copy = 0; copy < reloads; ++copy) {
-      K k{spec.label, load_kernel(spec, true), spec.fused, spec.rows, spec.hidden, spec.threads};
-      if (reloads > 1) k.label += "#" + std::to_string(copy);
-      ks.push_back(k);
-    }
+    K k{parse_spec(text, true), nullptr};
+    k.fn = load_kernel(k.spec, true);
+    ks.push_back(std::move(k));
   }
   for (int round = 0; round < n; ++round) {
     // --churn: before each round after the first, allocate and free device memory as a process
@@ -679,9 +671,10 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
     }
     std::printf("round %d:\n", round);
     for (const K& k : ks) {
-      const float us = time_norm(s, k.fn, b, k.fused, k.rows, k.hidden, k.threads);
-      std::printf("  %-12s %-5s %4d x %-5d t%-4d %.3f us   minimal %.3f us\n", k.label.c_str(), k.fused ? "fused" : "rms",
-                  k.rows, k.hidden, k.threads, us, minimal_us(s, b, k.fused, k.rows, k.hidden, k.threads));
+      const CubinSpec& c = k.spec;
+      const float us = time_norm(s, k.fn, b, c.fused, c.rows, c.hidden, c.threads);
+      std::printf("  %-12s %-5s %4d x %-5d t%-4d %.3f us   minimal %.3f us\n", c.label.c_str(), c.fused ? "fused" : "rms",
+                  c.rows, c.hidden, c.threads, us, minimal_us(s, b, c.fused, c.rows, c.hidden, c.threads));
       std::fflush(stdout);
     }
   }
@@ -800,7 +793,7 @@ int main(int argc, char** argv) {
     CK(cudaMemcpy(b.w, w.data(), bytes, cudaMemcpyHostToDevice));
   }
   std::vector<std::string> specs;
-  int n_rounds = 0, n_reloads = 0;
+  int n_rounds = 0;
   std::string steps;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--flush") == 0) g_flush = true;
@@ -808,7 +801,6 @@ int main(int argc, char** argv) {
     else if (std::strcmp(argv[i], "--small-allocs") == 0 && i + 1 < argc) g_small_allocs = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--free-small") == 0 && i + 1 < argc) g_free_small = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) n_rounds = std::atoi(argv[++i]);
-    else if (std::strcmp(argv[i], "--reloads") == 0 && i + 1 < argc) n_reloads = std::atoi(argv[++i]);
     else if (std::strcmp(argv[i], "--script") == 0 && i + 1 < argc) steps = argv[++i];
     else specs.push_back(argv[i]);
   }
@@ -820,10 +812,6 @@ int main(int argc, char** argv) {
               g_flush ? ", each after an L2 flush" : "");
   if (!steps.empty()) {
     script_mode(s, b, specs, steps);
-    return 0;
-  }
-  if (n_reloads > 0) {
-    rounds(s, b, specs, 3, n_reloads);
     return 0;
   }
   if (n_rounds > 0) {
