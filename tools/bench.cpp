@@ -666,7 +666,7 @@ int run_bench(const BenchArgs& a) {
   return 0;
 }
 
-int run_latency(const std::string& config, const std::string& fill) {
+int run_latency(const std::string& config, bool fill_by_kernel) {
   namespace fs = std::filesystem;
   detail::ConfigOverride forced;
   if (!config.empty()) {
@@ -691,10 +691,8 @@ int run_latency(const std::string& config, const std::string& fill) {
   // fill, cuMemsetD8 of memory allocated earlier, nor allocating and freeing alone did it;
   // session 19, scripts/decode_anatomy.cu --script, docs/benchmarks.md). Which state a serving
   // process is in depends on what it did before, so both can be measured.
-  if (fill != "memset" && fill != "kernel")
-    throw std::invalid_argument(fmt::format("--fill: expected memset or kernel, got '{}'", fill));
   std::optional<FillKernel> fill_kernel;
-  if (fill == "kernel") fill_kernel.emplace();
+  if (fill_by_kernel) fill_kernel.emplace();
   auto fill_buffer = [&](const Buffer& b) {
     if (fill_kernel) (*fill_kernel)(b.p, b.bytes, 0x3c, s);
     else check(d.cuMemsetD8(b.p, 0x3c, b.bytes), "memset");

@@ -27,7 +27,8 @@ int run_bench(const BenchArgs& a);
 // First-call latency (NVRTC compile + load), warm disk-cache load, host cost of a steady-state
 // call against a raw cuLaunchKernelEx of the same kernel, and per-launch time in a CUDA graph.
 // `config` (as bench --config) forces config fields for every call it times, e.g. to see what
-// a thread-block cluster split does to a decode graph.
-int run_latency(const std::string& config = "", const std::string& fill = "memset");
+// a thread-block cluster split does to a decode graph. `fill_by_kernel`: the timed buffers are
+// filled by a kernel, not by cuMemsetD8 (bench --latency --fill kernel).
+int run_latency(const std::string& config = "", bool fill_by_kernel = false);
 
 }  // namespace normjit::tools

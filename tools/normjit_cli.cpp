@@ -390,7 +390,7 @@ int main(int argc, char** argv) {
     if (info->parsed()) return cmd_info(info_json);
     if (pw->parsed()) return cmd_prewarm(pa);
     if (cache_cmd.parsed()) return cache_cmd.run();
-    if (bench->parsed()) return latency ? tools::run_latency(ba.config, fill) : tools::run_bench(ba);
+    if (bench->parsed()) return latency ? tools::run_latency(ba.config, fill == "kernel") : tools::run_bench(ba);
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {
