@@ -48,11 +48,9 @@ class Runtime {
     return device >= 0 && device < kMaxDevices ? primary_[size_t(device)].load(std::memory_order_acquire) : nullptr;
   }
   CUdevice device_handle(int device);
-  // Streaming multiprocessors of a device ordinal (cached with its compute capability).
-  int sm_count(int device) {
-    device_arch(device);
-    return sms_[size_t(device)];
-  }
+  // Streaming multiprocessors of a device ordinal (device_arch's, cached with its compute
+  // capability).
+  int sm_count(int device) { return device_arch(device).sms; }
 
   DiskCache& disk() { return *disk_; }
   void reset_memory_cache();
