@@ -241,6 +241,12 @@ template <bool kEnabled> __device__ __forceinline__ void pdl_launch_dependents()
   if constexpr (kEnabled) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 }
 
+// Asks the L2 for the line holding p; no register or L1 line is written. Before a PDL wait this
+// is safe for data the previous kernel may still write: its writes land in the same L2 line.
+__device__ __forceinline__ void prefetch_l2(const void* p) {
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+}
+
 // ---- bulk copies into shared memory (sm_90+: cp.async.bulk and mbarrier) -----------------
 // A row staged in shared memory (KernelConfig::residency 3) arrives through the copy engine:
 // one thread issues a few large copies, each completing a transaction count on an mbarrier,

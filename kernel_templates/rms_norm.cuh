@@ -33,6 +33,7 @@
 //   kRowsPerThread (1, or 2 for short rows: rms_norm_rows)
 //   kTrigger (0: the PDL trigger early where the launch sets kFlagEarlyTrigger, else at the end
 //   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)
+//   kPrefetch (0 none; 1 the weight, 2 also the residual, into L2 before the PDL wait)
 #pragma once
 #include "reduce.cuh"
 
@@ -129,6 +130,11 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
     }
   };
   if constexpr (Cfg::kWeightFirst) load_weight();
+  if constexpr (Cfg::kPrefetch != 0 && !Cfg::kWeightFirst) {
+#pragma unroll
+    for (int it = 0; it < kItems; ++it)
+      if (in_row(it)) prefetch_l2(w + col_of(it));
+  }
   pdl_wait<Cfg::kPdl>();
   if (early_trigger<Cfg>(p)) pdl_launch_dependents<Cfg::kPdl>();
 
@@ -246,6 +252,17 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   if constexpr (Cfg::kWeightFirst) {
 #pragma unroll
     for (int it = 0; it < kItems; ++it) load_weight(it);
+  }
+  // Cfg::kPrefetch: this CTA's weight lines (and its rows' residual lines) into L2 before the
+  // wait (KernelConfig::prefetch says why that is safe).
+  if constexpr (Cfg::kPrefetch != 0) {
+    const T* r_ahead = static_cast<const T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
+#pragma unroll
+    for (int it = 0; it < kItems; ++it) {
+      if (!in_row(it)) continue;
+      if (!Cfg::kWeightFirst && owned(it)) prefetch_l2(w + col_of(it));
+      if (Cfg::kPrefetch == 2 && active) prefetch_l2(r_ahead + col_of(it));
+    }
   }
   // Before the PDL wait: the barriers do not depend on the previous kernel.
   __shared__ ClusterSlots<kCluster> cluster_slots;

@@ -18,7 +18,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
          stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
          pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread && trigger == o.trigger &&
-         arch == o.arch;
+         prefetch == o.prefetch && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -28,7 +28,8 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                           std::uint64_t(c.rank3) << 32 | std::uint64_t(c.weight_first) << 33 |
                           std::uint64_t(c.keep_out) << 34 | std::uint64_t(c.pin_weight) << 35 |
                           std::uint64_t(c.residency) << 36 | std::uint64_t(c.trigger & 0x3) << 38 |
-                          std::uint64_t(c.arch.cc) << 40 | std::uint64_t(c.min_blocks & 0xff) << 52 |
+                          std::uint64_t(c.prefetch & 0x3) << 42 |
+                          std::uint64_t(c.arch.cc) << 44 | std::uint64_t(c.min_blocks & 0xff) << 52 |
                           std::uint64_t(c.loads & 0xf) << 60;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
@@ -63,7 +64,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 10},
+      {"schema", 11},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -84,6 +85,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"pin_weight", c.pin_weight},
       {"rows_per_thread", c.rows_per_thread},
       {"trigger", trigger_name(c.trigger)},
+      {"prefetch", prefetch_name(c.prefetch)},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -112,6 +114,25 @@ const char* trigger_name(int t) {
     case 2: return "end";
     default: return "invalid";
   }
+}
+
+const char* prefetch_name(int p) {
+  switch (p) {
+    case 0: return "none";
+    case 1: return "weight";
+    case 2: return "weight+residual";
+    default: return "invalid";
+  }
+}
+
+std::string prefetch_unsupported(const KernelConfig& c) {
+  if (c.prefetch < 0 || c.prefetch > 2)
+    return fmt::format("expected 0 (none), 1 (weight) or 2 (weight+residual), got {}", c.prefetch);
+  if (c.prefetch != 0 && !c.arch.has_pdl())
+    return fmt::format("prefetches run ahead of the PDL wait, which needs sm_90 or newer, the GPU is {}",
+                       c.arch.target());
+  if (c.prefetch == 2 && !op_info(c.op).residual) return "only the fused add has a residual to prefetch";
+  return {};
 }
 
 const char* loads_name(int l) {
@@ -184,6 +205,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.pin_weight) s += "-pw";
   if (c.rows_per_thread != 1) s += fmt::format("-x{}", c.rows_per_thread);
   if (c.trigger != 0) s += fmt::format("-pdl{}", trigger_name(c.trigger));
+  if (c.prefetch != 0) s += c.prefetch == 1 ? "-pfw" : "-pfwr";
   return s;
 }
 

@@ -65,6 +65,13 @@ struct KernelConfig {
   // cluster CTAs; 1 always early; 2 never early (the flag is ignored). The heuristics choose 1
   // for a few rows (choose_rms_norm); `normjit bench --config trigger=...` forces any.
   std::int32_t trigger = 0;
+  // What the kernel asks the L2 for before the PDL wait (sm_90+; prefetch.global.L2, no
+  // registers): 0 nothing, 1 the weight lines its CTA reads, 2 those and the rows' residual lines
+  // (fused add). Safe whatever the previous kernel writes: the L2 is where every write lands, so
+  // a line fetched early is updated in place, and nothing is read into a register or L1 before
+  // the wait. It takes the DRAM round trip of operands the previous kernel did not produce off
+  // the path after the wait, without the caller's static_weight promise that weight_first needs.
+  std::int32_t prefetch = 0;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -105,6 +112,10 @@ std::string rows_per_thread_unsupported(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
 const char* trigger_name(int trigger);           // "auto", "early", "end"
+const char* prefetch_name(int prefetch);         // "none", "weight", "weight+residual"
+// Why `c` cannot prefetch what KernelConfig::prefetch names, "" when it can: a PDL wait to
+// prefetch ahead of (sm_90+), and a residual (fused add) for prefetch 2.
+std::string prefetch_unsupported(const KernelConfig& c);
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
 // add) with residency 3, else 0.
 std::int64_t staged_smem_bytes(const KernelConfig& c);

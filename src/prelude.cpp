@@ -48,6 +48,7 @@ struct Cfg {{
   static constexpr bool kPinWeight = {pin_weight};
   static constexpr int kRowsPerThread = {rpt};
   static constexpr int kTrigger = {trigger};
+  static constexpr int kPrefetch = {prefetch};
 }};
 static_assert((Cfg::kThreadsPerRow & (Cfg::kThreadsPerRow - 1)) == 0, "threads per row: power of two");
 static_assert(Cfg::kThreadsPerRow * Cfg::kRowsPerBlock >= 32 && Cfg::kThreadsPerRow * Cfg::kRowsPerBlock <= 1024, "block size");
@@ -67,7 +68,7 @@ extern "C" __global__ void __launch_bounds__({bounds}) {entry}(const normjit::No
       fmt::arg("residual", op.residual), fmt::arg("gemma", op.gemma),
       fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("weight_first", c.weight_first),
       fmt::arg("keep_out", c.keep_out), fmt::arg("pin_weight", c.pin_weight), fmt::arg("rpt", c.rows_per_thread),
-      fmt::arg("trigger", c.trigger),
+      fmt::arg("trigger", c.trigger), fmt::arg("prefetch", c.prefetch),
       fmt::arg("bounds", bounds),
       fmt::arg("entry", kEntryName), fmt::arg("fn", op.device_fn));
 }

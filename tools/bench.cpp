@@ -250,6 +250,10 @@ detail::ConfigOverride parse_config(const std::string& text) {
       for (int t = 0; t <= 2; ++t)
         if (value == detail::trigger_name(t)) value = std::to_string(t);
     }
+    if (k == "prefetch") {  // by name (none, weight, weight+residual) or number
+      for (int t = 0; t <= 2; ++t)
+        if (value == detail::prefetch_name(t)) value = std::to_string(t);
+    }
     int v = 0;
     size_t used = 0;
     try {
@@ -259,7 +263,9 @@ detail::ConfigOverride parse_config(const std::string& text) {
     }
     if (used == 0 || used != value.size())
       throw std::runtime_error("bench --config: " + kv + ": expected an integer value" +
-                               (k == "trigger" ? std::string(" or auto, early, end") : std::string()));
+                               (k == "trigger"    ? std::string(" or auto, early, end")
+                                : k == "prefetch" ? std::string(" or none, weight, weight+residual")
+                                                  : std::string()));
     if (k == "tpr" || k == "threads_per_row") o.threads_per_row = v;
     else if (k == "rpb" || k == "rows_per_block") o.rows_per_block = v;
     else if (k == "vec") o.vec = v;
@@ -274,8 +280,9 @@ detail::ConfigOverride parse_config(const std::string& text) {
     else if (k == "pin_weight") o.pin_weight = v;
     else if (k == "rpt" || k == "rows_per_thread") o.rows_per_thread = v;
     else if (k == "trigger") o.trigger = v;
+    else if (k == "prefetch") o.prefetch = v;
     else throw std::runtime_error("bench --config: unknown key " + k +
-                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out, pin_weight, rpt, trigger)");
+                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out, pin_weight, rpt, trigger, prefetch)");
   }
   return o;
 }

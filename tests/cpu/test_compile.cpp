@@ -161,6 +161,33 @@ std::vector<KernelConfig> configs_for(Op op) {
     REQUIRE(c.trigger == t);
     out.push_back(c);
   }
+  // Weight (and residual) lines prefetched into L2 before the PDL wait: held, re-read and
+  // staged rows, a cluster share, two rows per thread.
+  for (const auto& [hidden, residency] : {std::pair{4096, -1}, std::pair{16384, 2}, std::pair{65536, 3}}) {
+    for (int pf : {1, 2}) {
+      if (pf == 2 && !op_info(op).residual) continue;
+      ConfigOverride o;
+      o.prefetch = pf;
+      o.residency = residency;
+      if (hidden == 65536) o.cluster = 8;
+      const KernelConfig c = forced(hidden, 90, o);
+      REQUIRE(c.prefetch == pf);
+      out.push_back(c);
+    }
+  }
+  if (!op_info(op).residual) {
+    ProblemSpec p;
+    p.op = op;
+    p.hidden = 128;
+    p.rows = 1 << 20;
+    ConfigOverride o;
+    o.prefetch = 1;
+    o.rows_per_thread = 2;
+    set_config_override(&o);
+    out.push_back(choose_config(p, 0, Arch{90}));
+    set_config_override(nullptr);
+    REQUIRE(out.back().rows_per_thread == 2);
+  }
   // Rows shared by independent CTAs (rmsnorm out of place, any arch), held or re-read.
   if (!op_info(op).residual) {
     for (int n : {2, 8}) {
@@ -209,7 +236,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 57u : 61u));
+  CHECK(configs.size() == (op_info(op).residual ? 63u : 65u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3});

@@ -60,6 +60,7 @@ KernelConfig golden_config_2() {
   c.keep_out = true;
   c.rows_per_thread = 2;
   c.trigger = 1;
+  c.prefetch = 1;
   c.arch = Arch{100};
   return c;
 }
@@ -84,14 +85,14 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
   CHECK(canonical_json(golden_config()) ==
         R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
         R"("min_blocks":0,)"
-        R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":false,"rank3":false,"residency":"row+weight",)"
-        R"("rows_per_block":1,"rows_per_thread":1,"schema":10,"split":1,"stores":"after_loads",)"
+        R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":false,"prefetch":"none","rank3":false,)"
+        R"("residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":11,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":128,"trigger":"auto","vec":8,"weight_dtype":"bf16","weight_first":false})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
         R"("min_blocks":2,)"
-        R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":false,"rank3":true,"residency":"reload",)"
-        R"("rows_per_block":4,"rows_per_thread":2,"schema":10,"split":1,"stores":"after_loads",)"
+        R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":false,"prefetch":"weight","rank3":true,)"
+        R"("residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":11,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":32,"trigger":"early","vec":1,"weight_dtype":"f32","weight_first":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -101,7 +102,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "747d0a759dc8f60f5e4050ce955c0fde");
+  CHECK(k.hex() == "af455a662aa25178deed9ceb345adc45");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -123,7 +124,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
 
 TEST_CASE("slug is readable, file-name safe and golden", "[config]") {
   CHECK(slug(golden_config()) == "rmsnorm-bf16-h4096-v8-t128-r1-sm_90a");
-  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-keep-x2-pdlearly-sm_100a");
+  CHECK(slug(golden_config_2()) == "gemma_rmsnorm3d-f16-wf32-h111-v1-t32-r4-reload-b2-ldstream-keep-x2-pdlearly-pfw-sm_100a");
   KernelConfig c = golden_config();
   c.output_dtype = DType::f32;
   c.cluster = 2;
@@ -183,6 +184,8 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"rows_per_thread=2", [](KernelConfig& c) { c.rows_per_thread = 2; }},
       {"trigger=early", [](KernelConfig& c) { c.trigger = 1; }},
       {"trigger=end", [](KernelConfig& c) { c.trigger = 2; }},
+      {"prefetch=weight", [](KernelConfig& c) { c.prefetch = 1; }},
+      {"prefetch=weight+residual", [](KernelConfig& c) { c.prefetch = 2; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -229,7 +232,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
   CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
-                                        "output_dtype", "pin_weight", "rank3", "residency", "rows_per_block", "rows_per_thread", "schema",
+                                        "output_dtype", "pin_weight", "prefetch", "rank3", "residency", "rows_per_block", "rows_per_thread", "schema",
                                         "split", "stores", "threads_per_row", "trigger", "vec", "weight_dtype",
                                         "weight_first"});
 }
@@ -978,6 +981,53 @@ TEST_CASE("the PDL trigger is early for a few rows on sm_90+, else auto, and for
   set_config_override(&o);
   CHECK(pick(128, 80).trigger == 0);
   set_config_override(nullptr);
+}
+
+TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for its second form", "[config]") {
+  ProblemSpec p;
+  p.hidden = 4096;
+  auto pick = [&](Op op, std::int64_t rows, int cc, bool static_weight = false) {
+    p.op = op;
+    p.rows = rows;
+    p.static_weight = static_weight;
+    return choose_config(p, 0, Arch{cc});
+  };
+  ConfigOverride o;
+  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm})
+    for (int pf : {0, 1, 2}) {
+      if (pf == 2 && !op_info(op).residual) continue;
+      o.prefetch = pf;
+      set_config_override(&o);
+      for (std::int64_t rows : {1, 128, 4096}) {
+        INFO(op_name(op) << " prefetch " << pf << " rows " << rows);
+        const KernelConfig c = pick(op, rows, 90);
+        CHECK(c.prefetch == pf);
+        CHECK(canonical_json(c).find(std::string("\"prefetch\":\"") + prefetch_name(pf) + "\"") !=
+              std::string::npos);
+        CHECK((slug(c).find(pf == 1 ? "-pfw-" : "-pfwr-") != std::string::npos) == (pf != 0));
+      }
+    }
+  o.prefetch = 2;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 90), Catch::Contains("prefetch 2: only the fused add has a residual"));
+  o.prefetch = 3;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 128, 90),
+                    Catch::Contains("prefetch 3: expected 0 (none), 1 (weight) or 2 (weight+residual)"));
+  o.prefetch = 1;
+  set_config_override(&o);
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 80), Catch::Contains("prefetch 1: prefetches run ahead of the PDL wait"));
+  // A weight loaded before the wait (static_weight's weight_first) needs no prefetch of it.
+  const KernelConfig wf = pick(Op::rmsnorm, 8, 90, true);
+  CHECK(wf.weight_first);
+  CHECK(wf.prefetch == 0);
+  o.prefetch = 0;
+  set_config_override(&o);
+  CHECK(pick(Op::rmsnorm, 128, 80).prefetch == 0);
+  set_config_override(nullptr);
+  // The heuristic prefetches nothing on sm_80 (no PDL wait).
+  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm})
+    for (std::int64_t rows : {1, 128, 32768}) CHECK(pick(op, rows, 80).prefetch == 0);
 }
 
 TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread", "[config][heuristics]") {
