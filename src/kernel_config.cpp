@@ -28,7 +28,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                           std::uint64_t(c.rank3) << 32 | std::uint64_t(c.weight_first) << 33 |
                           std::uint64_t(c.keep_out) << 34 | std::uint64_t(c.pin_weight) << 35 |
                           std::uint64_t(c.residency) << 36 | std::uint64_t(c.trigger & 0x3) << 38 |
-                          std::uint64_t(c.prefetch & 0x3) << 42 |
+                          std::uint64_t(c.prefetch & 0x7) << 41 |
                           std::uint64_t(c.arch.cc) << 44 | std::uint64_t(c.min_blocks & 0xff) << 52 |
                           std::uint64_t(c.loads & 0xf) << 60;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
@@ -116,22 +116,46 @@ const char* trigger_name(int t) {
   }
 }
 
-const char* prefetch_name(int p) {
-  switch (p) {
-    case 0: return "none";
-    case 1: return "weight";
-    case 2: return "weight+residual";
-    default: return "invalid";
+namespace {
+constexpr const char* kPrefetchParts[] = {"weight", "residual", "input"};  // bit i
+}
+
+std::string prefetch_name(int p) {
+  if (p == 0) return "none";
+  if (p < 0 || p > 7) return "invalid";
+  std::string s;
+  for (int i = 0; i < 3; ++i)
+    if (p & (1 << i)) s += (s.empty() ? "" : "+") + std::string(kPrefetchParts[i]);
+  return s;
+}
+
+int parse_prefetch(const std::string& text) {
+  if (text.empty()) return -1;
+  if (text.find_first_not_of("0123456789") == std::string::npos) return text.size() > 2 ? -1 : std::stoi(text);
+  if (text == "none") return 0;
+  int mask = 0;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find('+', at), text.size());
+    const std::string part = text.substr(at, end - at);
+    int bit = -1;
+    for (int i = 0; i < 3; ++i)
+      if (part == kPrefetchParts[i]) bit = 1 << i;
+    if (bit < 0 || (mask & bit)) return -1;
+    mask |= bit;
+    at = end + 1;
   }
+  return mask;
 }
 
 std::string prefetch_unsupported(const KernelConfig& c) {
-  if (c.prefetch < 0 || c.prefetch > 2)
-    return fmt::format("expected 0 (none), 1 (weight) or 2 (weight+residual), got {}", c.prefetch);
+  if (c.prefetch < 0 || c.prefetch > 7)
+    return fmt::format("expected a mask of 1 (weight), 2 (residual) and 4 (input), got {}", c.prefetch);
   if (c.prefetch != 0 && !c.arch.has_pdl())
     return fmt::format("prefetches run ahead of the PDL wait, which needs sm_90 or newer, the GPU is {}",
                        c.arch.target());
-  if (c.prefetch == 2 && !op_info(c.op).residual) return "only the fused add has a residual to prefetch";
+  if ((c.prefetch & kPrefetchResidual) && !op_info(c.op).residual)
+    return "only the fused add has a residual to prefetch";
   return {};
 }
 
@@ -205,7 +229,11 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.pin_weight) s += "-pw";
   if (c.rows_per_thread != 1) s += fmt::format("-x{}", c.rows_per_thread);
   if (c.trigger != 0) s += fmt::format("-pdl{}", trigger_name(c.trigger));
-  if (c.prefetch != 0) s += c.prefetch == 1 ? "-pfw" : "-pfwr";
+  if (c.prefetch != 0) {
+    s += "-pf";
+    for (int i = 0; i < 3; ++i)
+      if (c.prefetch & (1 << i)) s += "wrx"[i];
+  }
   return s;
 }
 

@@ -66,11 +66,12 @@ struct KernelConfig {
   // for a few rows (choose_rms_norm); `normjit bench --config trigger=...` forces any.
   std::int32_t trigger = 0;
   // What the kernel asks the L2 for before the PDL wait (sm_90+; prefetch.global.L2, no
-  // registers): 0 nothing, 1 the weight lines its CTA reads, 2 those and the rows' residual lines
-  // (fused add). Safe whatever the previous kernel writes: the L2 is where every write lands, so
-  // a line fetched early is updated in place, and nothing is read into a register or L1 before
-  // the wait. It takes the DRAM round trip of operands the previous kernel did not produce off
-  // the path after the wait, without the caller's static_weight promise that weight_first needs.
+  // registers), a mask of kPrefetchWeight (the weight lines its row share reads, asked by the
+  // first CTA of the grid for all), kPrefetchResidual (its rows' residual lines, fused add) and
+  // kPrefetchInput (its rows' input lines). Safe whatever the previous kernel writes: the L2 is
+  // where every write lands, so a line fetched early is updated in place, and nothing is read
+  // into a register or L1 before the wait. It takes the DRAM round trip of operands off the path
+  // after the wait, without the caller's static_weight promise that weight_first needs.
   std::int32_t prefetch = 0;
   Arch arch;
 
@@ -112,9 +113,14 @@ std::string rows_per_thread_unsupported(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
 const char* trigger_name(int trigger);           // "auto", "early", "end"
-const char* prefetch_name(int prefetch);         // "none", "weight", "weight+residual"
-// Why `c` cannot prefetch what KernelConfig::prefetch names, "" when it can: a PDL wait to
-// prefetch ahead of (sm_90+), and a residual (fused add) for prefetch 2.
+// KernelConfig::prefetch's bits.
+constexpr int kPrefetchWeight = 1, kPrefetchResidual = 2, kPrefetchInput = 4;
+// "none", or the parts joined by '+' ("weight", "residual", "input"; e.g. "weight+residual").
+std::string prefetch_name(int prefetch);
+// The mask a name of prefetch_name's form (or a number) stands for; -1 when it is neither.
+int parse_prefetch(const std::string& text);
+// Why `c` cannot prefetch what KernelConfig::prefetch names, "" when it can: a mask of the three
+// bits, a PDL wait to prefetch ahead of (sm_90+), and a residual (fused add) for its bit.
 std::string prefetch_unsupported(const KernelConfig& c);
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
 // add) with residency 3, else 0.

@@ -250,9 +250,8 @@ detail::ConfigOverride parse_config(const std::string& text) {
       for (int t = 0; t <= 2; ++t)
         if (value == detail::trigger_name(t)) value = std::to_string(t);
     }
-    if (k == "prefetch") {  // by name (none, weight, weight+residual) or number
-      for (int t = 0; t <= 2; ++t)
-        if (value == detail::prefetch_name(t)) value = std::to_string(t);
+    if (k == "prefetch") {  // by name (none, or weight, residual, input joined by '+') or number
+      if (const int mask = detail::parse_prefetch(value); mask >= 0) value = std::to_string(mask);
     }
     int v = 0;
     size_t used = 0;
@@ -264,7 +263,7 @@ detail::ConfigOverride parse_config(const std::string& text) {
     if (used == 0 || used != value.size())
       throw std::runtime_error("bench --config: " + kv + ": expected an integer value" +
                                (k == "trigger"    ? std::string(" or auto, early, end")
-                                : k == "prefetch" ? std::string(" or none, weight, weight+residual")
+                                : k == "prefetch" ? std::string(" or none, or weight, residual, input joined by '+'")
                                                   : std::string()));
     if (k == "tpr" || k == "threads_per_row") o.threads_per_row = v;
     else if (k == "rpb" || k == "rows_per_block") o.rows_per_block = v;

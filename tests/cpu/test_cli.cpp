@@ -200,7 +200,7 @@ TEST_CASE("cli: bench rejects a malformed --config, --compare or --fill before t
   };
   for (const Bad& b : {Bad{{"bench", "--config", "trigger=sometimes"}, "trigger=sometimes: expected an integer value or auto, early, end"},
                        Bad{{"bench", "--config", "tpr=12x"}, "tpr=12x: expected an integer value"},
-                       Bad{{"bench", "--config", "prefetch=x"}, "prefetch=x: expected an integer value or none, weight, weight+residual"},
+                       Bad{{"bench", "--config", "prefetch=x"}, "prefetch=x: expected an integer value or none, or weight, residual, input joined by '+'"},
                        Bad{{"bench", "--config", "colour=3"}, "unknown key colour"},
                        Bad{{"bench", "--compare", "default;trigger=soon"}, "trigger=soon"},
                        Bad{{"bench", "--latency", "--fill", "zeros"}, "--fill: zeros not in {memset,kernel}"},

@@ -161,11 +161,10 @@ std::vector<KernelConfig> configs_for(Op op) {
     REQUIRE(c.trigger == t);
     out.push_back(c);
   }
-  // Weight (and residual) lines prefetched into L2 before the PDL wait: held, re-read and
-  // staged rows, a cluster share, two rows per thread.
+  // Lines prefetched into L2 before the PDL wait: held, re-read and staged rows, a cluster share,
+  // a split row, two rows per thread; the weight alone, and every part the op has.
   for (const auto& [hidden, residency] : {std::pair{4096, -1}, std::pair{16384, 2}, std::pair{65536, 3}}) {
-    for (int pf : {1, 2}) {
-      if (pf == 2 && !op_info(op).residual) continue;
+    for (int pf : {kPrefetchWeight, op_info(op).residual ? 7 : 5}) {
       ConfigOverride o;
       o.prefetch = pf;
       o.residency = residency;
@@ -181,12 +180,20 @@ std::vector<KernelConfig> configs_for(Op op) {
     p.hidden = 128;
     p.rows = 1 << 20;
     ConfigOverride o;
-    o.prefetch = 1;
+    o.prefetch = kPrefetchWeight | kPrefetchInput;
     o.rows_per_thread = 2;
     set_config_override(&o);
     out.push_back(choose_config(p, 0, Arch{90}));
     set_config_override(nullptr);
     REQUIRE(out.back().rows_per_thread == 2);
+    ConfigOverride split;
+    split.prefetch = kPrefetchWeight | kPrefetchInput;
+    split.split = 4;
+    split.cluster = 1;
+    split.threads_per_row = 128;
+    const KernelConfig c = forced(8192, 90, split);
+    REQUIRE(c.split == 4);
+    out.push_back(c);
   }
   // Rows shared by independent CTAs (rmsnorm out of place, any arch), held or re-read.
   if (!op_info(op).residual) {
@@ -236,7 +243,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 63u : 65u));
+  CHECK(configs.size() == (op_info(op).residual ? 63u : 69u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3});

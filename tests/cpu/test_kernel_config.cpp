@@ -185,7 +185,9 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"trigger=early", [](KernelConfig& c) { c.trigger = 1; }},
       {"trigger=end", [](KernelConfig& c) { c.trigger = 2; }},
       {"prefetch=weight", [](KernelConfig& c) { c.prefetch = 1; }},
-      {"prefetch=weight+residual", [](KernelConfig& c) { c.prefetch = 2; }},
+      {"prefetch=residual", [](KernelConfig& c) { c.prefetch = 2; }},
+      {"prefetch=input", [](KernelConfig& c) { c.prefetch = 4; }},
+      {"prefetch=weight+residual+input", [](KernelConfig& c) { c.prefetch = 7; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -983,7 +985,22 @@ TEST_CASE("the PDL trigger is early for a few rows on sm_90+, else auto, and for
   set_config_override(nullptr);
 }
 
-TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for its second form", "[config]") {
+TEST_CASE("prefetch: a mask of weight, residual and input, by name or number", "[config]") {
+  CHECK(prefetch_name(0) == "none");
+  CHECK(prefetch_name(kPrefetchWeight) == "weight");
+  CHECK(prefetch_name(kPrefetchResidual | kPrefetchInput) == "residual+input");
+  CHECK(prefetch_name(7) == "weight+residual+input");
+  CHECK(prefetch_name(8) == "invalid");
+  for (int m = 0; m < 8; ++m) {
+    CHECK(parse_prefetch(prefetch_name(m)) == m);
+    CHECK(parse_prefetch(std::to_string(m)) == m);
+  }
+  CHECK(parse_prefetch("input+weight") == 5);
+  for (const char* bad : {"", "weights", "weight+", "+weight", "weight+weight", "none+input", "123", "w"})
+    CHECK(parse_prefetch(bad) == -1);
+}
+
+TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for its bit", "[config]") {
   ProblemSpec p;
   p.hidden = 4096;
   auto pick = [&](Op op, std::int64_t rows, int cc, bool static_weight = false) {
@@ -994,33 +1011,34 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   };
   ConfigOverride o;
   for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm})
-    for (int pf : {0, 1, 2}) {
-      if (pf == 2 && !op_info(op).residual) continue;
+    for (int pf = 0; pf < 8; ++pf) {
+      if ((pf & kPrefetchResidual) && !op_info(op).residual) continue;
       o.prefetch = pf;
       set_config_override(&o);
-      for (std::int64_t rows : {1, 128, 4096}) {
+      for (std::int64_t rows : {1, 128, 4096, 1 << 20}) {
         INFO(op_name(op) << " prefetch " << pf << " rows " << rows);
         const KernelConfig c = pick(op, rows, 90);
         CHECK(c.prefetch == pf);
-        CHECK(canonical_json(c).find(std::string("\"prefetch\":\"") + prefetch_name(pf) + "\"") !=
-              std::string::npos);
-        CHECK((slug(c).find(pf == 1 ? "-pfw-" : "-pfwr-") != std::string::npos) == (pf != 0));
+        CHECK(canonical_json(c).find("\"prefetch\":\"" + prefetch_name(pf) + "\"") != std::string::npos);
+        CHECK((slug(c).find("-pf") != std::string::npos) == (pf != 0));
       }
     }
-  o.prefetch = 2;
+  o.prefetch = kPrefetchResidual;
   set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 90), Catch::Contains("prefetch 2: only the fused add has a residual"));
-  o.prefetch = 3;
+  o.prefetch = 8;
   set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 128, 90),
-                    Catch::Contains("prefetch 3: expected 0 (none), 1 (weight) or 2 (weight+residual)"));
-  o.prefetch = 1;
+                    Catch::Contains("prefetch 8: expected a mask of 1 (weight), 2 (residual) and 4 (input)"));
+  o.prefetch = kPrefetchWeight;
   set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 80), Catch::Contains("prefetch 1: prefetches run ahead of the PDL wait"));
   // A weight loaded before the wait (static_weight's weight_first) needs no prefetch of it.
+  o.prefetch = kPrefetchWeight | kPrefetchInput;
+  set_config_override(&o);
   const KernelConfig wf = pick(Op::rmsnorm, 8, 90, true);
   CHECK(wf.weight_first);
-  CHECK(wf.prefetch == 0);
+  CHECK(wf.prefetch == kPrefetchInput);
   o.prefetch = 0;
   set_config_override(&o);
   CHECK(pick(Op::rmsnorm, 128, 80).prefetch == 0);

@@ -241,18 +241,18 @@ TEST_CASE("forced configs: the PDL trigger early, auto and at the end", "[gpu][p
   }
 }
 
-TEST_CASE("forced configs: the weight and residual prefetched into L2 before the PDL wait", "[gpu][pdl][configs]") {
+TEST_CASE("forced configs: the weight, residual and input prefetched into L2 before the PDL wait", "[gpu][pdl][configs]") {
   use_device0();
   auto rng = fresh_rng();
   Stream s;
   // Back-to-back in-place launches with PDL on: each launch's prefetch runs while the previous
   // one may still write the lines it asks for (the residual, or a weight another case wrote).
-  for (int prefetch : {1, 2}) {
+  for (int prefetch : {1, 2, 4, 7}) {
     normjit::detail::ConfigOverride o;
     o.prefetch = prefetch;
     normjit::detail::set_config_override(&o);
     for (Op op : normjit::all_ops()) {
-      if (prefetch == 2 && !normjit::detail::op_info(op).residual) continue;
+      if ((prefetch & normjit::detail::kPrefetchResidual) && !normjit::detail::op_info(op).residual) continue;
       for (std::int64_t hidden : {128, 2048, 4096, 8192, 16384, 65536}) {
         // 20000 rows of 128: two rows per thread (rmsnorm).
         for (std::int64_t rows : {1, 7, 128, 1000, hidden == 128 ? 20000 : 2}) {
