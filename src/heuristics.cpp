@@ -442,6 +442,31 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // launches once every CTA has triggered or exited) but was not timed. The SM count does not
   // enter, so that prewarm without the GPU builds the same kernel.
   if (arch.has_pdl() && p.rows <= kFewRowsMax) c.trigger = 1;
+  // Below kPinWeightRows on sm_90+, the lines a decode-size call reads are asked of the L2 before
+  // the PDL wait (KernelConfig::prefetch), so that after it they come from L2, not DRAM: rmsnorm
+  // its input at up to kFewRowsMax rows and its weight above; the fused add its residual and
+  // input where a CTA's share of the row is at most 4096 elements. H200, bf16, us per launch in a
+  // CUDA graph of 100 with PDL, buffers filled by cuMemsetD8 (the state a PyTorch process is in),
+  // default / forced, one process each, one run (session 20, call 2, latency-*-call2.txt; a second
+  // default run within 0.03): rmsnorm input 32 x 4096 1.162/1.131, 32 x 8192 1.351/1.237, 8 x
+  // 16384 1.204/1.165, 32 x 16384 1.723/1.687 (1-32 rows of 2048 within 0.006); its weight at 128
+  // rows 2048 1.163/1.139, 4096 1.621/1.477, 8192 1.846/1.850, 16384 2.799/2.769 (but 1-32 rows of
+  // 2048 0.02-0.03 slower; the input at 128 rows of 8192-16384 0.04-0.08 slower). Fused add
+  // residual and input: 32 x 2048 1.061/1.024, 128 x 2048 1.487/1.220, 32 x 4096 1.246/1.195,
+  // 128 x 4096 1.820/1.753, 32 x 8192 1.634/1.483, 1 x 16384 1.281/1.182, 32 x 16384 2.077/1.973
+  // (1 x 2048 0.972/0.980, the rest of 1-32 rows 0.001-0.1 faster); not rows of 8192-16384 on one
+  // CTA (128 x 8192 2.370/2.342 here but 2.349/2.380 in kernel-filled buffers, 128 x 16384
+  // 3.666/3.967). In kernel-filled buffers the same choices were as fast or faster at every other
+  // size (compare-kfill-call2.txt). A weight prefetch by every CTA (call 1) cost up to 0.2 us at
+  // 128 rows: hence one CTA asks for it (rms_norm.cuh).
+  // Only one row per CTA (or cluster), held in registers, as timed: not the short rows several to
+  // a CTA (per-head norms), and not a re-read row, which below kPinWeightRows is the SM-count
+  // window's kernel on a GPU of under 64 SMs (that window keeps its one kernel).
+  if (arch.has_pdl() && p.rows < kPinWeightRows && c.residency < 2 && c.rows_per_block == 1) {
+    if (!info.residual) c.prefetch = p.rows <= kFewRowsMax ? kPrefetchInput : kPrefetchWeight;
+    else if (p.hidden / c.cluster <= 4096) c.prefetch = kPrefetchResidual | kPrefetchInput;
+    if (c.weight_first) c.prefetch &= ~kPrefetchWeight;
+  }
   return c;
 }
 

@@ -888,6 +888,7 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
             KernelConfig plain = c;
             plain.pin_weight = false;
             KernelConfig below = pick(op, h, kPinWeightRows - 1, cc);
+            below.prefetch = 0;  // decode sizes prefetch (the prefetch test below)
             if (op_info(op).residual && c.hidden / c.vec == 256) {
               CHECK(below.threads_per_row == 256);
               CHECK(c.threads_per_row == 128);

@@ -241,7 +241,7 @@ TEST_CASE("forced configs: the PDL trigger early, auto and at the end", "[gpu][p
   }
 }
 
-TEST_CASE("forced configs: the weight, residual and input prefetched into L2 before the PDL wait", "[gpu][pdl][configs]") {
+TEST_CASE("forced configs: weight or residual or input lines prefetched into L2 before the PDL wait", "[gpu][pdl][configs]") {
   use_device0();
   auto rng = fresh_rng();
   Stream s;
