@@ -1103,7 +1103,7 @@ TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread",
   o = ConfigOverride{};
   o.rows_per_thread = 3;
   set_config_override(&o);
-  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 1), Catch::Contains("rows_per_thread 3: expected 1 or 2"));
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 1), Catch::Contains("rows_per_thread 3: expected 1, 2 or 4"));
   o = ConfigOverride{};
   o.rows_per_thread = 1;
   set_config_override(&o);
