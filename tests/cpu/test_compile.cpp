@@ -186,6 +186,18 @@ std::vector<KernelConfig> configs_for(Op op) {
     out.push_back(choose_config(p, 0, Arch{90}));
     set_config_override(nullptr);
     REQUIRE(out.back().rows_per_thread == 2);
+    // Four rows a thread: the default for many rows of 128, and forced on partial items.
+    out.push_back(choose_config(p, 0, Arch{90}));
+    REQUIRE(out.back().rows_per_thread == 4);
+    ConfigOverride four;
+    four.rows_per_thread = 4;
+    four.threads_per_row = 16;
+    four.residency = 0;
+    p.hidden = 111;
+    set_config_override(&four);
+    out.push_back(choose_config(p, 0, Arch{80}));
+    set_config_override(nullptr);
+    REQUIRE(out.back().rows_per_thread == 4);
     ConfigOverride split;
     split.prefetch = kPrefetchWeight | kPrefetchInput;
     split.split = 4;
@@ -243,7 +255,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 63u : 69u));
+  CHECK(configs.size() == (op_info(op).residual ? 63u : 71u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3});

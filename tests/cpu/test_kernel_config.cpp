@@ -1067,14 +1067,18 @@ TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread",
           INFO(op_name(op) << " hidden " << h << (rank3 ? " 3-D" : "") << " sm_" << cc);
           const KernelConfig many = pick(op, h, kBulkRowsRmsnorm, DType::bf16, rank3, cc);
           INFO(slug(many));
-          CHECK(many.rows_per_thread == 2);
-          CHECK(many.rows_per_cta() == 2 * many.rows_per_block);
+          // Rows of 16 vectors: four to a thread on 64-thread blocks; else two.
+          const int per = h == 128 ? 4 : 2;
+          CHECK(many.rows_per_thread == per);
+          CHECK(many.rows_per_cta() == per * many.rows_per_block);
           CHECK(rows_per_thread_unsupported(many).empty());
-          CHECK(slug(many).find("-x2-") != std::string::npos);
-          // Fewer rows: the same kernel but for the second row.
+          CHECK(slug(many).find(per == 4 ? "-x4-" : "-x2-") != std::string::npos);
+          if (per == 4) CHECK(many.block_threads() == 64);
+          // Fewer rows: the same kernel but for the rows per thread (and the block of 8 rows).
           KernelConfig fewer = pick(op, h, kBulkRowsRmsnorm - 1, DType::bf16, rank3, cc);
           CHECK(fewer.rows_per_thread == 1);
-          fewer.rows_per_thread = 2;
+          fewer.rows_per_thread = per;
+          if (per == 4) fewer.rows_per_block = 8;
           CHECK(fewer == many);
         }
       }

@@ -149,10 +149,10 @@ TEST_CASE("per-head 3-D rmsnorm", "[gpu][rmsnorm][3d]") {
   }
 }
 
-TEST_CASE("two rows per thread: per-head rows, forced shapes and partial blocks", "[gpu][rmsnorm][3d][configs]") {
+TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blocks", "[gpu][rmsnorm][3d][configs]") {
   use_device0();
   auto rng = fresh_rng();
-  // The default for many per-head rows of head_dim 128 and 256 (kBulkRowsRmsnorm and up), heads
+  // The default for many per-head rows of head_dim 128 (four a thread) and 256 (two) (kBulkRowsRmsnorm and up), heads
   // strided apart or flat, out of place and in place.
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16}) {
@@ -175,9 +175,9 @@ TEST_CASE("two rows per thread: per-head rows, forced shapes and partial blocks"
   }
   // Forced on other shapes: 8-64 16-byte vectors, narrower vectors and partial items (100, 111),
   // every output form, strides, a float weight, row counts below, at and above one block's rows.
-  for (int tpr : {4, 16, 32}) {
+  for (const auto& [per, tpr] : {std::pair{2, 4}, std::pair{2, 16}, std::pair{2, 32}, std::pair{4, 8}, std::pair{4, 16}}) {
     normjit::detail::ConfigOverride o;
-    o.rows_per_thread = 2;
+    o.rows_per_thread = per;
     o.threads_per_row = tpr;
     o.residency = 0;
     normjit::detail::set_config_override(&o);
@@ -185,7 +185,7 @@ TEST_CASE("two rows per thread: per-head rows, forced shapes and partial blocks"
       for (std::int64_t hidden : {64, 100, 111, 128, 512}) {
         for (std::int64_t rows : {1, 7, 33, 1000, 3001}) {
           const RmsCase c = varied_case(op, rows, hidden);
-          INFO(c.describe() << " rows_per_thread 2, tpr " << tpr);
+          INFO(c.describe() << " rows_per_thread " << per << ", tpr " << tpr);
           CHECK(run_rms_case(c, rng) == "");
         }
       }
