@@ -426,13 +426,15 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       p.rows >= kBulkRowsRmsnorm) {
     KernelConfig two = c;
     two.rows_per_thread = 2;
-    // Rows of 16 vectors (head_dim 128) four to a thread on 64-thread blocks of 8 rows a pass,
-    // 32 rows a CTA: torch.compile's per-head program (XBLOCK 32 on 2 warps). H200, bf16, median
-    // us, interleaved in one process, default (two on 128 threads) / this (session 20, call 5,
-    // rpt4-128.txt): 221184 x 128 28.54/28.45, 262144 x 128 33.60/33.22, 65536 x 128 11.33/11.26.
-    // Four rows on 16 lanes (one vector each) did not gain (sixteenth run; call 5: 65536 x 128
-    // 11.68), nor rows of 32 vectors four to a thread (32768 x 256 11.39/11.65).
-    if (row_vectors == 16) {
+    // From kFourRowsPerThreadRows rows, rows of 16 vectors (head_dim 128) four to a thread on
+    // 64-thread blocks of 8 rows a pass, 32 rows a CTA: torch.compile's per-head program (XBLOCK
+    // 32 on 2 warps). H200, bf16, median us, interleaved in one process, two (128 threads) / four
+    // (session 20, calls 5 and 6, rpt4-128-call5.txt, rpt4-confirm-call6.txt): 221184 x 128
+    // 28.54/28.45, 28.77/28.61; 262144 x 128 33.60/33.22, 33.70/33.50; but 65536 x 128 11.33/11.26,
+    // 11.46/11.46, and 32768 x 128 7.84/8.00 (hence the threshold, between the two). Four rows on
+    // 16 lanes (one vector each) did not gain (sixteenth run; call 5: 65536 x 128 11.68), nor rows
+    // of 32 vectors four to a thread (32768 x 256 11.39/11.65).
+    if (row_vectors == 16 && p.rows >= kFourRowsPerThreadRows) {
       two.rows_per_thread = 4;
       two.rows_per_block = 8;
     }

@@ -43,19 +43,24 @@ constexpr std::int64_t kPinWeightRows = 256;
 constexpr std::int64_t kHintedWideRows = 2048;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
+// Row count from which rmsnorm rows of 16 16-byte vectors (head_dim 128) go four to a thread
+// (choose_rms_norm), two from kBulkRowsRmsnorm.
+constexpr std::int64_t kFourRowsPerThreadRows = 131072;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
 // changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
-// kKeepOutRows (= kHintedWideRows) and the thresholds below, which are all >= 8192 except
-// kBulkRowsWide (512). Rows of more than 2048 vectors take their many-rows layouts there, and
+// kKeepOutRows (= kHintedWideRows), kBulkRowsRmsnorm and kFourRowsPerThreadRows (rmsnorm rows of
+// 16 vectors: two rows a thread, then four) and the thresholds below, which are all >= 8192
+// except kBulkRowsWide (512). Rows of more than 2048 vectors take their many-rows layouts there, and
 // kLateWeightRows stands for them (on sm_90+ they do not switch at kPinWeightRows or
 // kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once more, at kHintedWideRows. Rows of
 // 2048 vectors on sm_90 switch at SM-count multiples too (wave_row_classes, which prewarm adds). A
 // CPU test checks that any row count's kernel is one of these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
-                                         kKeepOutRows, std::int64_t(1) << 40};
+                                         kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows,
+                                         std::int64_t(1) << 40};
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two
 // waves of the held row's 2 CTAs an SM) and at most kWaveRowsPerSmHigh (one wave of the re-read).

@@ -575,7 +575,7 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
   // window's edges for each SM count too), powers of two to 2^24.
   std::set<std::int64_t> counts;
   for (std::int64_t r = 1; r <= 64; ++r) counts.insert(r);
-  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kBulkRowsFusedAdd,
+  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows, kBulkRowsFusedAdd,
                          kBulkRowsWide, kStreamRowsFusedAdd, kPerItemStoreRows})
     for (std::int64_t d : {-1, 0, 1}) counts.insert(t + d);
   for (std::int64_t r = 128; r <= (1 << 24); r *= 2) counts.insert(r);
@@ -1065,10 +1065,14 @@ TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread",
       for (bool rank3 : {false, true}) {
         for (int cc : {80, 90, 100}) {
           INFO(op_name(op) << " hidden " << h << (rank3 ? " 3-D" : "") << " sm_" << cc);
-          const KernelConfig many = pick(op, h, kBulkRowsRmsnorm, DType::bf16, rank3, cc);
+          const KernelConfig many = pick(op, h, kFourRowsPerThreadRows, DType::bf16, rank3, cc);
           INFO(slug(many));
-          // Rows of 16 vectors: four to a thread on 64-thread blocks; else two.
+          // Rows of 16 vectors: four to a thread on 64-thread blocks from kFourRowsPerThreadRows,
+          // two below; other rows two.
           const int per = h == 128 ? 4 : 2;
+          const KernelConfig two = pick(op, h, kFourRowsPerThreadRows - 1, DType::bf16, rank3, cc);
+          CHECK(two.rows_per_thread == 2);
+          CHECK(pick(op, h, kBulkRowsRmsnorm, DType::bf16, rank3, cc) == two);
           CHECK(many.rows_per_thread == per);
           CHECK(many.rows_per_cta() == per * many.rows_per_block);
           CHECK(rows_per_thread_unsupported(many).empty());
