@@ -31,6 +31,12 @@ struct NormParams {
 // dependent's griddepcontrol.wait still waits for this grid to complete and flush its writes.
 constexpr int kFlagEarlyTrigger = 1;
 
+// KernelConfig::prefetch's bits (Cfg::kPrefetch): which lines a kernel asks of the L2 before its
+// PDL wait.
+constexpr int kPrefetchWeight = 1;
+constexpr int kPrefetchResidual = 2;
+constexpr int kPrefetchInput = 4;
+
 // Never set by the host: `flags & kFlagNeverSet` is a zero the compiler cannot fold, for a data
 // dependence that costs no arithmetic (rms_norm.cuh: kPinWeight).
 constexpr int kFlagNeverSet = 1 << 30;

@@ -33,7 +33,8 @@
 //   kRowsPerThread (1, or 2-4 for short rows: rms_norm_rows)
 //   kTrigger (0: the PDL trigger early where the launch sets kFlagEarlyTrigger, else at the end
 //   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)
-//   kPrefetch (a mask: 1 the weight, 2 the residual, 4 the input, asked of the L2 before the PDL wait)
+//   kPrefetch (a mask of params.cuh's kPrefetchWeight, kPrefetchResidual and kPrefetchInput: lines
+//   asked of the L2 before the PDL wait)
 #pragma once
 #include "reduce.cuh"
 
@@ -130,14 +131,16 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
     }
   };
   if constexpr (Cfg::kWeightFirst) load_weight();
-  // Cfg::kPrefetch (rms_norm_row): the weight by the grid's first row group, the rows' input lines.
+  // Cfg::kPrefetch (KernelConfig::prefetch): the weight asked of the L2 by the grid's first row of
+  // threads only, each row's input lines by the thread that reads them.
   if constexpr (Cfg::kPrefetch != 0) {
-    const bool weight_ahead = (Cfg::kPrefetch & 1) && !Cfg::kWeightFirst && blockIdx.x == 0 && threadIdx.x < kGroup;
+    const bool weight_ahead =
+        (Cfg::kPrefetch & kPrefetchWeight) && !Cfg::kWeightFirst && blockIdx.x == 0 && threadIdx.x < kGroup;
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
       if (!in_row(it)) continue;
       if (weight_ahead) prefetch_l2(w + col_of(it));
-      if constexpr ((Cfg::kPrefetch & 4) != 0) {
+      if constexpr ((Cfg::kPrefetch & kPrefetchInput) != 0) {
 #pragma unroll
         for (int r = 0; r < kPer; ++r) {
           const i64 row = first + r * kRows;
@@ -269,15 +272,16 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // is safe): the weight by the first CTA of each share only (every CTA reads the same lines),
   // the residual and input lines by the CTAs that read them.
   if constexpr (Cfg::kPrefetch != 0) {
-    const bool weight_ahead = (Cfg::kPrefetch & 1) && !Cfg::kWeightFirst && blockIdx.x < kCtasPerRow && row_in_block == 0;
+    const bool weight_ahead =
+        (Cfg::kPrefetch & kPrefetchWeight) && !Cfg::kWeightFirst && blockIdx.x < kCtasPerRow && row_in_block == 0;
     const T* r_ahead = static_cast<const T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
     const T* x_ahead = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
       if (!in_row(it)) continue;
       if (weight_ahead && owned(it)) prefetch_l2(w + col_of(it));
-      if ((Cfg::kPrefetch & 2) && active) prefetch_l2(r_ahead + col_of(it));
-      if ((Cfg::kPrefetch & 4) && active) prefetch_l2(x_ahead + col_of(it));
+      if ((Cfg::kPrefetch & kPrefetchResidual) && active) prefetch_l2(r_ahead + col_of(it));
+      if ((Cfg::kPrefetch & kPrefetchInput) && active) prefetch_l2(x_ahead + col_of(it));
     }
   }
   // Before the PDL wait: the barriers do not depend on the previous kernel.

@@ -9,6 +9,7 @@
 #include "arch.hpp"
 #include "normjit/dtype.hpp"
 #include "normjit/runtime.hpp"
+#include "params.cuh"
 
 namespace normjit::detail {
 
@@ -113,8 +114,6 @@ std::string rows_per_thread_unsupported(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
 const char* trigger_name(int trigger);           // "auto", "early", "end"
-// KernelConfig::prefetch's bits.
-constexpr int kPrefetchWeight = 1, kPrefetchResidual = 2, kPrefetchInput = 4;
 // "none", or the parts joined by '+' ("weight", "residual", "input"; e.g. "weight+residual").
 std::string prefetch_name(int prefetch);
 // The mask a name of prefetch_name's form (or a number) stands for; -1 when it is neither.

@@ -252,7 +252,7 @@ TEST_CASE("forced configs: weight or residual or input lines prefetched into L2 
     o.prefetch = prefetch;
     normjit::detail::set_config_override(&o);
     for (Op op : normjit::all_ops()) {
-      if ((prefetch & normjit::detail::kPrefetchResidual) && !normjit::detail::op_info(op).residual) continue;
+      if ((prefetch & normjit::kPrefetchResidual) && !normjit::detail::op_info(op).residual) continue;
       for (std::int64_t hidden : {128, 2048, 4096, 8192, 16384, 65536}) {
         // 20000 rows of 128: two rows per thread (rmsnorm).
         for (std::int64_t rows : {1, 7, 128, 1000, hidden == 128 ? 20000 : 2}) {
