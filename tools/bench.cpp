@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <filesystem>
 #include <optional>
 #include <random>
@@ -672,7 +673,9 @@ int run_bench(const BenchArgs& a) {
   return 0;
 }
 
-int run_latency(const std::string& config, bool fill_by_kernel) {
+int run_latency(const LatencyArgs& la_args) {
+  const std::string& config = la_args.config;
+  const bool fill_by_kernel = la_args.fill_by_kernel;
   namespace fs = std::filesystem;
   detail::ConfigOverride forced;
   if (!config.empty()) {
@@ -803,15 +806,18 @@ int run_latency(const std::string& config, bool fill_by_kernel) {
     return median(us) / 100.0;
   };
   auto graph_us = [&](Op op, std::int64_t rows, std::int64_t hidden, bool pdl, bool static_weight = false) {
-    Buffer gx(size_t(rows * hidden * 2)), gr(size_t(rows * hidden * 2)), gw(size_t(hidden * 2));
-    for (const Buffer* b : {&gx, &gr, &gw}) fill_buffer(*b);
+    Buffer gx(size_t(rows * hidden * 2)), gr(size_t(rows * hidden * 2));
+    for (const Buffer* b : {&gx, &gr}) fill_buffer(*b);
+    std::deque<Buffer> gw;  // Buffer does not move
+    for (int i = 0; i < la_args.weights; ++i) fill_buffer(gw.emplace_back(size_t(hidden * 2)));
     const TensorView tx = make_tensor(gx.get(), DType::bf16, {rows, hidden});
     const TensorView tr = make_tensor(gr.get(), DType::bf16, {rows, hidden});
-    const TensorView tw = make_tensor(gw.get(), DType::bf16, {hidden});
     LaunchOptions go = o;
     go.enable_pdl = pdl;
     go.static_weight = static_weight;
+    std::size_t launches = 0;
     auto one = [&] {
+      const TensorView tw = make_tensor(gw[launches++ % gw.size()].get(), DType::bf16, {hidden});
       if (op == Op::rmsnorm) rmsnorm(RmsnormArgs{tx, tw, 1e-6, tr}, go);
       else fused_add_rmsnorm(FusedAddRmsnormArgs{tx, tr, tw, 1e-6}, go);
     };
@@ -862,9 +868,10 @@ int run_latency(const std::string& config, bool fill_by_kernel) {
                               why.empty() ? "" : fmt::format("   (n/a: {})", why));
       }
   const RuntimeStats st = runtime_stats();
-  fmt::print("rmsnorm bf16 1x4096 on device 0 (cache {}{}; buffers filled by {}):\n", tmpl,
+  fmt::print("rmsnorm bf16 1x4096 on device 0 (cache {}{}; buffers filled by {}{}):\n", tmpl,
              config.empty() ? "" : fmt::format("; forced config {}", config),
-             fill_kernel ? "a kernel" : "cuMemsetD8");
+             fill_kernel ? "a kernel" : "cuMemsetD8",
+             la_args.weights > 1 ? fmt::format("; graph launches cycle over {} weights", la_args.weights) : "");
   if (misfit.empty()) {
     fmt::print("  first call, cold cache (NVRTC compile + load + run): {:8.2f} ms\n", cold_ms);
     fmt::print("  first call, warm disk cache (read + load + run):     {:8.2f} ms\n", disk_ms);

@@ -24,11 +24,20 @@ struct BenchArgs {
 // device-to-device copy measured in the same process. Validates outputs first.
 int run_bench(const BenchArgs& a);
 
+struct LatencyArgs {
+  // As bench --config: config fields forced for every call timed, e.g. to see what a
+  // thread-block cluster split does to a decode graph.
+  std::string config;
+  // The timed buffers filled by a kernel, not by cuMemsetD8 (bench --latency --fill kernel).
+  bool fill_by_kernel = false;
+  // Weights the graph's launches cycle through (bench --latency --weights N): 1, every launch
+  // reads one weight, warm in L2 after the first; N >= 100, each reads its own, as the norms of a
+  // model's layers do, so after the L2 flush before each replay every launch reads it from HBM.
+  int weights = 1;
+};
+
 // First-call latency (NVRTC compile + load), warm disk-cache load, host cost of a steady-state
 // call against a raw cuLaunchKernelEx of the same kernel, and per-launch time in a CUDA graph.
-// `config` (as bench --config) forces config fields for every call it times, e.g. to see what
-// a thread-block cluster split does to a decode graph. `fill_by_kernel`: the timed buffers are
-// filled by a kernel, not by cuMemsetD8 (bench --latency --fill kernel).
-int run_latency(const std::string& config = "", bool fill_by_kernel = false);
+int run_latency(const LatencyArgs& a);
 
 }  // namespace normjit::tools

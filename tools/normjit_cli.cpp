@@ -380,6 +380,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"memset", "kernel"}))
       ->capture_default_str()
       ->needs(latency_flag);
+  tools::LatencyArgs la;
+  bench->add_option("--weights", la.weights,
+                    "With --latency: weights the decode graphs' launches cycle through; 100 gives each launch "
+                    "its own, read from HBM as a model's layers read theirs (default 1: one weight, warm in L2)")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str()
+      ->needs(latency_flag);
   for (CLI::App* sub : {info, pw, bench})
     sub->add_option("--cache-dir", cache_dir, "Cache root");
   tools::CacheCommand cache_cmd(app, &cache_dir);
@@ -390,7 +397,12 @@ int main(int argc, char** argv) {
     if (info->parsed()) return cmd_info(info_json);
     if (pw->parsed()) return cmd_prewarm(pa);
     if (cache_cmd.parsed()) return cache_cmd.run();
-    if (bench->parsed()) return latency ? tools::run_latency(ba.config, fill == "kernel") : tools::run_bench(ba);
+    if (bench->parsed()) {
+      if (!latency) return tools::run_bench(ba);
+      la.config = ba.config;
+      la.fill_by_kernel = fill == "kernel";
+      return tools::run_latency(la);
+    }
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {

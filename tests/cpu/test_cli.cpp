@@ -204,7 +204,9 @@ TEST_CASE("cli: bench rejects a malformed --config, --compare or --fill before t
                        Bad{{"bench", "--config", "colour=3"}, "unknown key colour"},
                        Bad{{"bench", "--compare", "default;trigger=soon"}, "trigger=soon"},
                        Bad{{"bench", "--latency", "--fill", "zeros"}, "--fill: zeros not in {memset,kernel}"},
-                       Bad{{"bench", "--fill", "kernel"}, "--fill requires --latency"}}) {
+                       Bad{{"bench", "--fill", "kernel"}, "--fill requires --latency"},
+                       Bad{{"bench", "--weights", "100"}, "--weights requires --latency"},
+                       Bad{{"bench", "--latency", "--weights", "0"}, "--weights"}}) {
     const njtest::ProcessResult r = cli(b.args, cache.str());
     INFO(r.output);
     CHECK(r.exit_code != 0);
