@@ -470,13 +470,22 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // CTA (128 x 8192 2.370/2.342 here but 2.349/2.380 in kernel-filled buffers, 128 x 16384
   // 3.666/3.967). In kernel-filled buffers the same choices were as fast or faster at every other
   // size (compare-kfill-call2.txt). A weight prefetch by every CTA (call 1) cost up to 0.2 us at
-  // 128 rows: hence one CTA asks for it (rms_norm.cuh).
+  // 128 rows: hence one CTA asks for it (rms_norm.cuh). Up to kFewRowsMax rows split over a
+  // cluster (hidden 4096-16384) ask for the weight too: with `bench --latency --weights 100`
+  // (each launch reads its own weight from HBM, as a model's layers do; call 7,
+  // compare-weights-call7.txt), input / weight + input: rmsnorm 1 x 4096 1.124/1.080, 32 x 4096
+  // 1.278/1.194, 8 x 8192 1.271/1.185, 32 x 8192 1.372/1.270, 1 x 16384 1.365/1.227; fused add,
+  // residual + input / all three: 8 x 4096 1.191/1.142, 8 x 8192 1.289/1.216, 32 x 8192
+  // 1.510/1.472, 8 x 16384 1.372/1.279; with one warm weight (call 2) within +-0.025 either way.
+  // Not the rows of 2048 on one CTA (warm: 0.02-0.03 us slower with the weight, cold: even).
   // Only one row per CTA (or cluster), held in registers, as timed: not the short rows several to
   // a CTA (per-head norms), and not a re-read row, which below kPinWeightRows is the SM-count
   // window's kernel on a GPU of under 64 SMs (that window keeps its one kernel).
   if (arch.has_pdl() && p.rows < kPinWeightRows && c.residency < 2 && c.rows_per_block == 1) {
-    if (!info.residual) c.prefetch = p.rows <= kFewRowsMax ? kPrefetchInput : kPrefetchWeight;
+    const bool few = p.rows <= kFewRowsMax;
+    if (!info.residual) c.prefetch = few ? kPrefetchInput : kPrefetchWeight;
     else if (p.hidden / c.cluster <= 4096) c.prefetch = kPrefetchResidual | kPrefetchInput;
+    if (few && c.cluster > 1) c.prefetch |= kPrefetchWeight;
     if (c.weight_first) c.prefetch &= ~kPrefetchWeight;
   }
   return c;

@@ -822,10 +822,14 @@ TEST_CASE("a few rows whose caller promised a static weight load it before the P
       CHECK(c.weight_first);
       CHECK(c.residency == 0);
       CHECK(slug(c).find("-wf") != std::string::npos);
-      // The promise changes nothing else, and nothing without it.
+      // The promise changes nothing else (but the weight's prefetch, which it makes moot), and
+      // nothing without it.
       KernelConfig plain = pick(op, rows, false);
       CHECK_FALSE(plain.weight_first);
+      CHECK((plain.prefetch & kPrefetchWeight) != 0);  // rows of 8192 over a cluster
+      CHECK((c.prefetch & kPrefetchWeight) == 0);
       plain.weight_first = true;
+      plain.prefetch &= ~kPrefetchWeight;
       CHECK(plain == c);
     }
     // Many rows are bandwidth-bound; before sm_90 there is no wait to load ahead of.
@@ -1047,6 +1051,30 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   // The heuristic prefetches nothing on sm_80 (no PDL wait).
   for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm})
     for (std::int64_t rows : {1, 128, 32768}) CHECK(pick(op, rows, 80).prefetch == 0);
+  // On sm_90, below kPinWeightRows rows: rmsnorm its input up to kFewRowsMax rows (and the weight
+  // where a cluster shares the row), its weight above; the fused add its residual and input for
+  // shares of <= 4096 elements (and the weight where a cluster shares the row up to kFewRowsMax).
+  struct Want {
+    Op op;
+    std::int64_t hidden, rows;
+    int prefetch;
+  };
+  const int kWRX = kPrefetchWeight | kPrefetchResidual | kPrefetchInput;
+  for (const Want& w : {Want{Op::rmsnorm, 2048, 1, kPrefetchInput}, Want{Op::rmsnorm, 2048, kFewRowsMax, kPrefetchInput},
+                        Want{Op::rmsnorm, 4096, 8, kPrefetchWeight | kPrefetchInput},
+                        Want{Op::rmsnorm, 16384, kFewRowsMax, kPrefetchWeight | kPrefetchInput},
+                        Want{Op::rmsnorm, 4096, kFewRowsMax + 1, kPrefetchWeight},
+                        Want{Op::rmsnorm, 16384, kPinWeightRows - 1, kPrefetchWeight},
+                        Want{Op::rmsnorm, 4096, kPinWeightRows, 0}, Want{Op::rmsnorm, 128, 8, 0},
+                        Want{Op::fused_add_rmsnorm, 2048, 1, kPrefetchResidual | kPrefetchInput},
+                        Want{Op::fused_add_rmsnorm, 8192, 8, kWRX}, Want{Op::fused_add_rmsnorm, 16384, kFewRowsMax, kWRX},
+                        Want{Op::fused_add_rmsnorm, 4096, 128, kPrefetchResidual | kPrefetchInput},
+                        Want{Op::fused_add_rmsnorm, 8192, 128, 0}, Want{Op::fused_add_rmsnorm, 2048, kPinWeightRows, 0}}) {
+    p.hidden = w.hidden;
+    const KernelConfig c = pick(w.op, w.rows, 90);
+    INFO(op_name(w.op) << " " << w.rows << " x " << w.hidden << ": " << slug(c));
+    CHECK(c.prefetch == w.prefetch);
+  }
 }
 
 TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread", "[config][heuristics]") {

@@ -247,7 +247,7 @@ TEST_CASE("forced configs: weight or residual or input lines prefetched into L2 
   Stream s;
   // Back-to-back in-place launches with PDL on: each launch's prefetch runs while the previous
   // one may still write the lines it asks for (the residual, or a weight another case wrote).
-  for (int prefetch : {1, 2, 4, 7}) {
+  for (int prefetch : {1, 2, 4, 5, 6, 7}) {
     normjit::detail::ConfigOverride o;
     o.prefetch = prefetch;
     normjit::detail::set_config_override(&o);
