@@ -478,10 +478,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // residual + input / all three: 8 x 4096 1.191/1.142, 8 x 8192 1.289/1.216, 32 x 8192
   // 1.510/1.472, 8 x 16384 1.372/1.279; with one warm weight (call 2) within +-0.025 either way.
   // Not the rows of 2048 on one CTA (warm: 0.02-0.03 us slower with the weight, cold: even).
-  // Only one row per CTA (or cluster), held in registers, as timed: not the short rows several to
-  // a CTA (per-head norms), and not a re-read row, which below kPinWeightRows is the SM-count
-  // window's kernel on a GPU of under 64 SMs (that window keeps its one kernel).
-  if (arch.has_pdl() && p.rows < kPinWeightRows && c.residency < 2 && c.rows_per_block == 1) {
+  // Only where timed: rows of up to 16384 elements (wider ones ask for shares of 4096-32768
+  // elements a CTA, and the fused add's 16384-element shares lost), one row per CTA (or cluster)
+  // held in registers; not the short rows several to a CTA (per-head norms), and not a re-read
+  // row, which below kPinWeightRows is the SM-count window's kernel on a GPU of under 64 SMs (that
+  // window keeps its one kernel).
+  if (arch.has_pdl() && p.rows < kPinWeightRows && p.hidden <= 16384 && c.residency < 2 && c.rows_per_block == 1) {
     const bool few = p.rows <= kFewRowsMax;
     if (!info.residual) c.prefetch = few ? kPrefetchInput : kPrefetchWeight;
     else if (p.hidden / c.cluster <= 4096) c.prefetch = kPrefetchResidual | kPrefetchInput;

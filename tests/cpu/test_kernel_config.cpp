@@ -1051,9 +1051,10 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   // The heuristic prefetches nothing on sm_80 (no PDL wait).
   for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm})
     for (std::int64_t rows : {1, 128, 32768}) CHECK(pick(op, rows, 80).prefetch == 0);
-  // On sm_90, below kPinWeightRows rows: rmsnorm its input up to kFewRowsMax rows (and the weight
-  // where a cluster shares the row), its weight above; the fused add its residual and input for
-  // shares of <= 4096 elements (and the weight where a cluster shares the row up to kFewRowsMax).
+  // On sm_90, below kPinWeightRows rows of up to 16384 elements: rmsnorm its input up to
+  // kFewRowsMax rows (and the weight where a cluster shares the row), its weight above; the fused
+  // add its residual and input for shares of <= 4096 elements (and the weight where a cluster
+  // shares the row up to kFewRowsMax). Wider rows nothing.
   struct Want {
     Op op;
     std::int64_t hidden, rows;
@@ -1069,7 +1070,9 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
                         Want{Op::fused_add_rmsnorm, 2048, 1, kPrefetchResidual | kPrefetchInput},
                         Want{Op::fused_add_rmsnorm, 8192, 8, kWRX}, Want{Op::fused_add_rmsnorm, 16384, kFewRowsMax, kWRX},
                         Want{Op::fused_add_rmsnorm, 4096, 128, kPrefetchResidual | kPrefetchInput},
-                        Want{Op::fused_add_rmsnorm, 8192, 128, 0}, Want{Op::fused_add_rmsnorm, 2048, kPinWeightRows, 0}}) {
+                        Want{Op::fused_add_rmsnorm, 8192, 128, 0}, Want{Op::fused_add_rmsnorm, 2048, kPinWeightRows, 0},
+                        Want{Op::rmsnorm, 32768, 1, 0}, Want{Op::rmsnorm, 262144, 128, 0},
+                        Want{Op::fused_add_rmsnorm, 65536, 8, 0}}) {
     p.hidden = w.hidden;
     const KernelConfig c = pick(w.op, w.rows, 90);
     INFO(op_name(w.op) << " " << w.rows << " x " << w.hidden << ": " << slug(c));
