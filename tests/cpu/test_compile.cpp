@@ -107,14 +107,19 @@ std::vector<KernelConfig> configs_for(Op op) {
       }
     }
   }
-  // The config of a bf16 problem under an override.
+  // The config of a problem under an override.
+  auto chosen = [](const ProblemSpec& p, int cc, const ConfigOverride& o) {
+    set_config_override(&o);
+    const KernelConfig c = choose_config(p, 0, Arch{cc});
+    set_config_override(nullptr);
+    return c;
+  };
+  // ... of a bf16 problem of one row per block.
   auto forced = [&](std::int64_t hidden, int cc, const ConfigOverride& o) {
     ProblemSpec p;
     p.op = op;
     p.hidden = hidden;
-    set_config_override(&o);
-    const KernelConfig c = choose_config(p, 0, Arch{cc});
-    set_config_override(nullptr);
+    const KernelConfig c = chosen(p, cc, o);
     REQUIRE(c.rows_per_block == 1);
     return c;
   };
@@ -149,9 +154,7 @@ std::vector<KernelConfig> configs_for(Op op) {
     small.residency = 3;
     small.threads_per_row = 32;
     small.rows_per_block = 8;
-    set_config_override(&small);
-    out.push_back(choose_config(p, 0, Arch{90}));
-    set_config_override(nullptr);
+    out.push_back(chosen(p, 90, small));
   }
   // The PDL trigger forced early (a held row of 4096) and to the end (a 16384 row on 512+ threads).
   for (int t : {1, 2}) {
@@ -182,9 +185,7 @@ std::vector<KernelConfig> configs_for(Op op) {
     ConfigOverride o;
     o.prefetch = kPrefetchWeight | kPrefetchInput;
     o.rows_per_thread = 2;
-    set_config_override(&o);
-    out.push_back(choose_config(p, 0, Arch{90}));
-    set_config_override(nullptr);
+    out.push_back(chosen(p, 90, o));
     REQUIRE(out.back().rows_per_thread == 2);
     // Four rows a thread: the default for many rows of 128, and forced on partial items.
     out.push_back(choose_config(p, 0, Arch{90}));
@@ -194,9 +195,7 @@ std::vector<KernelConfig> configs_for(Op op) {
     four.threads_per_row = 16;
     four.residency = 0;
     p.hidden = 111;
-    set_config_override(&four);
-    out.push_back(choose_config(p, 0, Arch{80}));
-    set_config_override(nullptr);
+    out.push_back(chosen(p, 80, four));
     REQUIRE(out.back().rows_per_thread == 4);
     ConfigOverride split;
     split.prefetch = kPrefetchWeight | kPrefetchInput;
