@@ -488,7 +488,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     if (!info.residual) c.prefetch = few ? kPrefetchInput : kPrefetchWeight;
     else if (p.hidden / c.cluster <= 4096) c.prefetch = kPrefetchResidual | kPrefetchInput;
     if (few && c.cluster > 1) c.prefetch |= kPrefetchWeight;
-    if (c.weight_first) c.prefetch &= ~kPrefetchWeight;
+    c.prefetch = prefetch_needed(c);
   }
   return c;
 }

@@ -118,7 +118,9 @@ const char* trigger_name(int t) {
 
 namespace {
 constexpr const char* kPrefetchParts[] = {"weight", "residual", "input"};  // bit i
-}
+static_assert(kPrefetchWeight == 1 << 0 && kPrefetchResidual == 1 << 1 && kPrefetchInput == 1 << 2,
+              "kPrefetchParts and tuning_tags' letters are in bit order");
+}  // namespace
 
 std::string prefetch_name(int p) {
   if (p == 0) return "none";
@@ -158,6 +160,8 @@ std::string prefetch_unsupported(const KernelConfig& c) {
     return "only the fused add has a residual to prefetch";
   return {};
 }
+
+int prefetch_needed(const KernelConfig& c) { return c.weight_first ? c.prefetch & ~kPrefetchWeight : c.prefetch; }
 
 const char* loads_name(int l) {
   switch (l) {

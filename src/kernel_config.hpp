@@ -55,7 +55,7 @@ struct KernelConfig {
   // load is issued before the row's data is used. Left alone, ptxas schedules read-only weight
   // loads after the row's arithmetic has waited for its loads (rms_norm.cuh).
   bool pin_weight = false;
-  // Rows each thread normalizes (1, 2, or 4 when forced): its columns of rows kRowsPerBlock apart, so a block
+  // Rows each thread normalizes (1, 2 or 4): its columns of rows kRowsPerBlock apart, so a block
   // covers rows_per_block * rows_per_thread rows and loads its weight once for all of them. For
   // short rows (a row's threads within one warp) held in registers, rmsnorm only
   // (rows_per_thread_unsupported).
@@ -121,6 +121,9 @@ int parse_prefetch(const std::string& text);
 // Why `c` cannot prefetch what KernelConfig::prefetch names, "" when it can: a mask of the three
 // bits, a PDL wait to prefetch ahead of (sm_90+), and a residual (fused add) for its bit.
 std::string prefetch_unsupported(const KernelConfig& c);
+// c.prefetch less what the kernel loads before the PDL wait anyway: the weight with weight_first.
+// Applied wherever a config's prefetch or weight_first is set, so that one kernel has one key.
+int prefetch_needed(const KernelConfig& c);
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
 // add) with residency 3, else 0.
 std::int64_t staged_smem_bytes(const KernelConfig& c);

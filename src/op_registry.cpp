@@ -251,8 +251,7 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
     c.prefetch = o->prefetch;
     if (const std::string why = prefetch_unsupported(c); !why.empty()) bad(fmt::format("prefetch {}: {}", o->prefetch, why));
   }
-  // The weight loaded before the wait needs no prefetch of it.
-  if (c.weight_first) c.prefetch &= ~kPrefetchWeight;
+  c.prefetch = prefetch_needed(c);
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));
