@@ -138,9 +138,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 4 items, 128 threads, for more than a few rows of 512 vectors (hidden 4096) below
   // kBulkRowsRmsnorm rows. H200, bf16, median us, re-read t256 / held t128, same run:
   // 6.27/6.27 (512 rows), 8.26/7.94 (1024), 12.00/11.65 (2048), 18.94/18.50 (4096), 33.02/33.22
-  // (8192); held t256 ran 8.54 at 1024 rows (session 6, held-ab.txt). A few rows keep 256 threads,
-  // the decode-latency choice.
-  if (!info.residual && vectors == 512 && p.rows > kFewRowsMax && p.rows < kBulkRowsRmsnorm) tpr = 128;
+  // (8192); held t256 ran 8.54 at 1024 rows (session 6, held-ab.txt). Below kPinWeightRows rows
+  // 256 threads (2 items) keep the decode-latency choice: per launch in a CUDA graph with PDL,
+  // t128 / t256, two processes each, 128 rows: 1.472, 1.469 / 1.402, 1.405 us; isolated, median
+  // us, interleaved, two rounds: 4.74, 4.70 / 4.67, 4.67 (48 rows); 4.96, 4.96 / 4.86, 4.90
+  // (128); 5.22, 5.18 / 5.18, 5.18 (200) (H200, bf16; twenty-first run, tpr256-iso.txt,
+  // compare-tpr256.txt).
+  if (!info.residual && vectors == 512 && p.rows >= kPinWeightRows && p.rows < kBulkRowsRmsnorm) tpr = 128;
   // And 8 items, 256 threads, for rows of 2048 vectors (hidden 16384) from kLateWeightRows to
   // kBulkRowsRmsnorm rows; the row then fills the data budget, so the weight is loaded after
   // the reduction (choose_residency gives residency 1). H200, bf16, median us, t512 held / this,

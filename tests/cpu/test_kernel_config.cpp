@@ -396,13 +396,15 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   // Few rows of 1024 vectors: 4 items on 256 threads; many: 2 items on 512, re-read.
   CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 256);
   CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 512);
-  // Rows of 512 vectors: a 4-CTA cluster of 64 threads for a few, 4 items on 128 threads up to
-  // the re-read.
+  // Rows of 512 vectors: a 4-CTA cluster of 64 threads for a few, 2 items on 256 threads below
+  // kPinWeightRows, 4 items on 128 threads from there up to the re-read.
   p.hidden = 4096;
   CHECK(pick(kFewRowsMax).cluster == 4);
   CHECK(pick(kFewRowsMax).threads_per_row == 64);
   CHECK(pick(kFewRowsMax + 1).cluster == 1);
-  CHECK(pick(kFewRowsMax + 1).threads_per_row == 128);
+  CHECK(pick(kFewRowsMax + 1).threads_per_row == 256);
+  CHECK(pick(kPinWeightRows - 1).threads_per_row == 256);
+  CHECK(pick(kPinWeightRows).threads_per_row == 128);
   CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 128);
   CHECK(pick(kBulkRowsRmsnorm - 1).residency == 0);
   CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 256);
@@ -887,13 +889,13 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
                                  c.split == 1 && c.rows_per_block == 1 && !fused_2048));
           CHECK((slug(c).find("-pw") != std::string::npos) == c.pin_weight);
           if (c.pin_weight) {
-            // It changes nothing else (but the fused add's rows of 256 vectors sit on 256
-            // threads below kPinWeightRows, on 128 from it).
+            // It changes nothing else (but the fused add's rows of 256 vectors and rmsnorm's
+            // rows of 512 sit on 256 threads below kPinWeightRows, on 128 from it).
             KernelConfig plain = c;
             plain.pin_weight = false;
             KernelConfig below = pick(op, h, kPinWeightRows - 1, cc);
             below.prefetch = 0;  // decode sizes prefetch (the prefetch test below)
-            if (op_info(op).residual && c.hidden / c.vec == 256) {
+            if (c.hidden / c.vec == (op_info(op).residual ? 256 : 512)) {
               CHECK(below.threads_per_row == 256);
               CHECK(c.threads_per_row == 128);
               below.threads_per_row = c.threads_per_row;
