@@ -152,14 +152,20 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 35.23/34.37 (2048); 66.30/65.89, 66.85/65.66 (4096); 130.1/130.0 (8192) but 12.26/12.48 (512)
   // (docs/results/h200-2026-11-30-s8/ab-16384-t256lw.txt).
   if (!info.residual && vectors == 2048 && p.rows >= kLateWeightRows && p.rows < kBulkRowsRmsnorm) tpr = 256;
-  // The fused add's rows of 256 vectors in one CTA (hidden 2048) below kPinWeightRows rows: one
-  // vector per thread on 256 threads, not two on 128. H200, bf16, isolated calls (L2 cleared),
+  // Rows of 256 vectors in one CTA (hidden 2048) below kPinWeightRows rows: one vector per
+  // thread on 256 threads, not two on 128. The fused add: H200, bf16, isolated calls (L2 cleared),
   // median us, t128 / t256, two rounds in one run (fifteenth run, tpr-ab.txt): 4.74/4.42,
   // 4.77/4.38 (1 row); 4.80/4.48, 4.64/4.51 (8); 4.74/4.58, 4.77/4.58 (32); 5.06/4.80, 4.96/4.96
   // (128); even at 512 and 2048 rows (6.24/6.24, 11.46/11.36). Per launch in a CUDA graph with
   // PDL: 1.028/1.016, 1.081/1.050, 1.126/1.080, 1.582/1.599 (tpr-latency.txt). rmsnorm's rows of
-  // 256 vectors gained nothing from it (4.35/4.32 ... 8.00/8.35 at 1-2048 rows).
-  if (info.residual && c.cluster == 1 && vectors == 256 && p.rows < kPinWeightRows) tpr = 256;
+  // 256 vectors too, for their decode graphs: isolated they gained little (fifteenth run: 4.35/4.32
+  // at 1 row ... 8.00/8.35 at 2048 rows; twenty-first run, two rounds: 4.19, 4.22 / 4.13, 4.19
+  // (1 row); 4.22, 4.29 / 4.22, 4.22 (8); 4.48, 4.48 / 4.35, 4.45 (32); 4.67, 4.61 / 4.64, 4.64
+  // (128); 4.74, 4.74 / 4.77, 4.74 (200)), but per launch in a CUDA graph with PDL, two processes
+  // each, us: 0.968, 0.970 / 0.960, 0.957 (1 row); 1.009, 1.009 / 0.996, 0.995 (8); 1.014, 1.013 /
+  // 1.003, 1.003 (32); 1.147, 1.148 / 1.133, 1.129 (128) (H200, bf16; call 2,
+  // tpr256-2048-iso.txt, compare-tpr-call2.txt).
+  if (c.cluster == 1 && vectors == 256 && p.rows < kPinWeightRows) tpr = 256;
   c.threads_per_row = tpr;
   // Small rows share a block so that a block has at least 128 threads; rows of >= 128 threads
   // get a block each. More rows per block lost wherever timed (H200, bf16, 8192 / 32768 rows,

@@ -889,13 +889,14 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
                                  c.split == 1 && c.rows_per_block == 1 && !fused_2048));
           CHECK((slug(c).find("-pw") != std::string::npos) == c.pin_weight);
           if (c.pin_weight) {
-            // It changes nothing else (but the fused add's rows of 256 vectors and rmsnorm's
-            // rows of 512 sit on 256 threads below kPinWeightRows, on 128 from it).
+            // It changes nothing else (but rows of 256 vectors, and rmsnorm's of 512, sit on 256
+            // threads below kPinWeightRows, on 128 from it).
             KernelConfig plain = c;
             plain.pin_weight = false;
             KernelConfig below = pick(op, h, kPinWeightRows - 1, cc);
             below.prefetch = 0;  // decode sizes prefetch (the prefetch test below)
-            if (c.hidden / c.vec == (op_info(op).residual ? 256 : 512)) {
+            const int vectors = c.hidden / c.vec;
+            if (vectors == 256 || (vectors == 512 && !op_info(op).residual)) {
               CHECK(below.threads_per_row == 256);
               CHECK(c.threads_per_row == 128);
               below.threads_per_row = c.threads_per_row;
@@ -1167,8 +1168,7 @@ TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread",
   CHECK(la.config.blockDimX == unsigned(c.block_threads()));
 }
 
-TEST_CASE("the fused add's rows of 256 vectors take one vector per thread below kPinWeightRows rows",
-          "[config][heuristics]") {
+TEST_CASE("rows of 256 vectors take one vector per thread below kPinWeightRows rows", "[config][heuristics]") {
   ProblemSpec p;
   p.hidden = 2048;
   auto pick = [&](Op op, std::int64_t rows, int cc = 90) {
@@ -1177,14 +1177,14 @@ TEST_CASE("the fused add's rows of 256 vectors take one vector per thread below 
     return choose_config(p, 0, Arch{cc});
   };
   for (int cc : {80, 90}) {
-    for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm}) {
+    for (Op op : all_ops()) {
+      INFO(op_name(op) << " sm_" << cc);
       for (std::int64_t rows : {std::int64_t(1), kFewRowsMax, kPinWeightRows - 1}) {
         CHECK(pick(op, rows, cc).threads_per_row == 256);
         CHECK(pick(op, rows, cc).residency == 0);
       }
       CHECK(pick(op, kPinWeightRows, cc).threads_per_row == 128);
     }
-    CHECK(pick(Op::rmsnorm, 1, cc).threads_per_row == 128);  // rmsnorm gained nothing from it
   }
   // Shares of 256 vectors on a cluster keep their thread count (hidden 8192 over 4 CTAs).
   p.hidden = 8192;
