@@ -13,7 +13,9 @@ Method, the same for every candidate (that of ../shared/bench/peer-baseline-h200
     over >= 240 MiB of sets, so they come from HBM;
   * a torch.cuda._sleep primer queues the call ahead of the GPU, so host time is excluded;
   * CUDA events around one call, median of --reps samples, the candidates sampled round-robin on
-    the same input sets (time_all);
+    the same input sets (time_all); normjit against the fastest peer also round by round, whose
+    median ratio gets a bootstrap interval (targets.paired_ratio_interval): a shape behind is
+    marked ✗ where that interval lies above 1, ✗? where it does not (within noise);
   * references in the same loop, not peers: a torch copy moving the op's bytes (ref-copy) and an
     empty kernel (ref-launch).
 Bytes that must move: rmsnorm 2*R*H*2 + 2H, fused add 4*R*H*2 + 2H (R rows, bf16).
@@ -39,7 +41,7 @@ import torch.nn.functional as F
 
 # The bytes an op must move and the geometric mean, shared with the CSV reader (no torch there).
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "peers"))
-from targets import geomean, moved_bytes  # noqa: E402
+from targets import geomean, moved_bytes, paired_ratio_interval  # noqa: E402
 
 DT = torch.bfloat16
 EPS = 1e-6
@@ -227,7 +229,7 @@ def check(op, fn, shape, w, w1):
 
 
 def time_all(cands, op, shape, w, w1, reps, flush, nbytes_set):
-    """Median device time (µs) of every candidate, sampled round-robin: sample i runs each
+    """Device times (µs) of every candidate, one per round, sampled round-robin: sample i runs each
     candidate once, starting at a rotating position, on the same input set i % sets. So every
     candidate sees the same addresses, the same clock and thermal state, and the same neighbours;
     a per-candidate loop measured drift and allocation luck of +-0.3 µs at small shapes.
@@ -269,7 +271,7 @@ def time_all(cands, op, shape, w, w1, reps, flush, nbytes_set):
             e.record()
             events[name].append((s, e))
     torch.cuda.synchronize()
-    return {name: statistics.median(s.elapsed_time(e) * 1000 for s, e in ev) for name, ev in events.items()}
+    return {name: [s.elapsed_time(e) * 1000 for s, e in ev] for name, ev in events.items()}
 
 
 def copy_ceiling():
@@ -326,8 +328,10 @@ def main():
           f"{torch.cuda.get_device_name()}, {time.strftime('%Y-%m-%d')}")
     csv = open(a.csv, "w") if a.csv else None
     if csv:
-        csv.write("op,shape,candidate,us,gbs,pct_copy\n")
-    ratios, floors = {}, {}
+        # ratio_*: normjit's row only, normjit against the fastest peer round by round
+        # (targets.paired_ratio_interval): the median and its interval.
+        csv.write("op,shape,candidate,us,gbs,pct_copy,ratio_paired,ratio_lo,ratio_hi\n")
+    ratios, floors, beyond = {}, {}, {}
     for op in a.ops.split(","):
         print(f"\n### {op}\n")
         header = None
@@ -354,24 +358,33 @@ def main():
                 except Exception as e:  # noqa: BLE001 - one peer failing must not stop the table
                     print(f"{name} {op} {shape}: {type(e).__name__}: {e}", file=sys.stderr)
             try:
-                row = time_all(passed, op, shape, w, w1, a.reps, flush, nbytes)
+                samples = time_all(passed, op, shape, w, w1, a.reps, flush, nbytes)
             except Exception as e:  # noqa: BLE001 - name the failing shape, go on with the next
                 print(f"{op} {shape}: timing failed: {type(e).__name__}: {e}", file=sys.stderr)
                 continue
-            if csv:
-                for name, us in row.items():
-                    gbs = nbytes / (us * 1e-6) / 1e9
-                    csv.write(f"{op},{'x'.join(map(str, shape))},{name},{us:.3f},{gbs:.0f},{100 * gbs / copy_gbs:.1f}\n")
+            row = {name: statistics.median(us) for name, us in samples.items()}
             peers = {k: v for k, v in row.items() if k in names and k != "normjit"}
             best = min(peers, key=peers.get) if peers else None
             ratio = row["normjit"] / peers[best] if best and "normjit" in row else float("nan")
+            paired = paired_ratio_interval(samples["normjit"], samples[best]) if math.isfinite(ratio) else None
+            if csv:
+                for name, us in row.items():
+                    gbs = nbytes / (us * 1e-6) / 1e9
+                    extra = ",".join(f"{v:.4f}" for v in paired) if name == "normjit" and paired else ",,"
+                    csv.write(f"{op},{'x'.join(map(str, shape))},{name},{us:.3f},{gbs:.0f},{100 * gbs / copy_gbs:.1f},"
+                              f"{extra}\n")
             floor = row["ref-copy"] / peers[best] if best else float("nan")
             if math.isfinite(ratio):
                 ratios.setdefault(op, []).append(ratio)
                 floors.setdefault(op, []).append(floor)
+                beyond.setdefault(op, []).append(ratio > 1 and paired[1] > 1)
             pct = 100 * nbytes / (row.get("normjit", float("nan")) * 1e-6) / 1e9 / copy_gbs
             cells = " | ".join(f"{row[n]:.2f}" if n in row else "–" for n in header)
-            mark = " ✗" if ratio > 1 else ""
+            # Behind: ✗ where beyond noise (the interval of the per-round ratio above 1), else ✗?,
+            # with that interval.
+            mark = ""
+            if ratio > 1:
+                mark = f" {'✗' if paired[1] > 1 else '✗?'} ({paired[1]:.3f}–{paired[2]:.3f})"
             print(f"| {'×'.join(map(str, shape))} | {cells} | {best} | {ratio:.3f}{mark} | {floor:.3f} | {pct:.1f} % |",
                   flush=True)
     print()
@@ -380,7 +393,8 @@ def main():
         allr += rs
         allf += floors[op]
         print(f"{op}: geomean normjit / fastest peer {geomean(rs):.3f} over {len(rs)} shapes; "
-              f"worst {max(rs):.3f}; shapes behind: {sum(r > 1 for r in rs)}; "
+              f"worst {max(rs):.3f}; shapes behind: {sum(r > 1 for r in rs)} "
+              f"({sum(beyond[op])} beyond noise); "
               f"same-bytes copy / fastest peer {geomean(floors[op]):.3f}")
     if allr:
         print(f"all: geomean normjit / fastest peer {geomean(allr):.3f} over {len(allr)} shapes; "

@@ -10,17 +10,39 @@ shapes where a peer is faster, and those behind by more than 2 %; and target 2's
 shapes that move at least 64 MiB and how many of them normjit runs at >= 97 % of the copy ceiling
 measured in the same process (a 1 GiB copy), and, where the table has it, of `ref-copy`, one copy
 of the same bytes timed beside each shape (at 64-256 MiB a copy's own launch and tail keep it
-under the 1 GiB ceiling too). With a second CSV (another run, another commit) every shape's
-normjit time and ratio are printed side by side.
+under the 1 GiB ceiling too). Where the CSV has them (ratio_paired, ratio_lo, ratio_hi on
+normjit's rows: normjit against the fastest peer round by round, paired_ratio_interval), a shape
+behind also gets that median and its 90 % interval, and the shapes behind beyond that noise (the
+interval above 1) are counted. With a second CSV (another run, another commit)
+every shape's normjit time and ratio are printed side by side.
 """
 import csv
 import math
+import random
+import statistics
 import sys
 
 PEERS = ("eager", "compile", "compile-maxat", "liger", "flashinfer")
 BIG_BYTES = 64 * 2**20  # target 2: ">= 64 MiB move"
 COPY_TARGET = 97.0      # target 2: ">= 97 % of the copy bandwidth"
 BEHIND_BY = 1.02        # the tables mark "behind by more than 2 %" separately
+INTERVAL = 0.90         # the level of paired_ratio_interval
+
+
+def paired_ratio_interval(num, den, level=INTERVAL, resamples=1000, seed=1):
+    """The median of the per-round ratios num[i] / den[i] (two candidates' samples taken in the
+    same rounds, as peers_bench.py's time_all takes them) and a bootstrap interval of that median
+    at `level` (percentiles of the medians of `resamples` resamples, seeded so a table reads the
+    same each time): (median, lo, hi). Pairing by round cancels what moves both candidates alike
+    (clocks, neighbours), so the interval measures how sure the comparison is, not the spread of
+    either candidate."""
+    if len(num) != len(den) or not num:
+        raise ValueError(f"paired samples: {len(num)} against {len(den)}")
+    ratios = [a / b for a, b in zip(num, den)]
+    rng = random.Random(seed)
+    meds = sorted(statistics.median(rng.choices(ratios, k=len(ratios))) for _ in range(resamples))
+    tail = (1 - level) / 2
+    return statistics.median(ratios), meds[int(tail * resamples)], meds[int((1 - tail) * resamples) - 1]
 
 
 def moved_bytes(op, shape):
@@ -33,11 +55,15 @@ def moved_bytes(op, shape):
 
 
 def load(path):
-    """{(op, shape): {candidate: (us, % of copy)}} in the CSV's order."""
+    """{(op, shape): {candidate: (us, % of copy, (paired ratio, lo, hi) or None)}} in the CSV's
+    order; the paired ratio is None where the CSV has none (other candidates than normjit, tables
+    from before those columns)."""
     table = {}
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
-            table.setdefault((r["op"], r["shape"]), {})[r["candidate"]] = (float(r["us"]), float(r["pct_copy"]))
+            cols = [r.get(k) or "" for k in ("ratio_paired", "ratio_lo", "ratio_hi")]
+            paired = tuple(map(float, cols)) if all(cols) else None
+            table.setdefault((r["op"], r["shape"]), {})[r["candidate"]] = (float(r["us"]), float(r["pct_copy"]), paired)
     return table
 
 
@@ -66,7 +92,7 @@ def summarize(table):
         by_op.setdefault(op, []).append(r)
         (small if int(shape.split("x")[0]) <= 128 else large).append(r)
         if r > 1:
-            behind.append((op, shape, best, r))
+            behind.append((op, shape, best, r, row["normjit"][2]))
         if moved_bytes(op, shape) >= BIG_BYTES:
             same = 100 * row["ref-copy"][0] / row["normjit"][0] if "ref-copy" in row else None
             big.append((op, shape, row["normjit"][1], same))
@@ -77,6 +103,8 @@ def summarize(table):
         "tokens_1_128": geomean(small),
         "tokens_512_up": geomean(large),
         "behind": behind,
+        "behind_beyond_noise": sum(p is not None and p[1] > 1 for *_, p in behind),
+        "behind_with_interval": sum(p is not None for *_, p in behind),
         "big": big,
         "big_at_target": sum(pct >= COPY_TARGET for _, _, pct, _ in big),
         "big_same_bytes": [same for *_, same in big if same is not None],
@@ -89,9 +117,14 @@ def report(path, s):
     for op, (n, g) in s["by_op"].items():
         print(f"  {op}: {g:.3f} over {n} shapes")
     far = [b for b in s["behind"] if b[3] > BEHIND_BY]
-    print(f"  behind: {len(s['behind'])} shapes, {len(far)} by more than {100 * (BEHIND_BY - 1):.0f} %")
-    for op, shape, best, r in s["behind"]:
-        print(f"    {op} {shape}: {r:.3f} of {best}")
+    noise = ""
+    if s["behind_with_interval"]:
+        noise = (f", {s['behind_beyond_noise']} of {s['behind_with_interval']} beyond noise (the "
+                 f"{100 * INTERVAL:.0f} % interval of the per-round ratio above 1)")
+    print(f"  behind: {len(s['behind'])} shapes, {len(far)} by more than {100 * (BEHIND_BY - 1):.0f} %{noise}")
+    for op, shape, best, r, p in s["behind"]:
+        print(f"    {op} {shape}: {r:.3f} of {best}" +
+              (f" (per round {p[0]:.3f}, {100 * INTERVAL:.0f} % interval {p[1]:.3f}-{p[2]:.3f})" if p else ""))
     print(f"  >= {COPY_TARGET:.0f} % of copy where >= 64 MiB move: {s['big_at_target']} of {len(s['big'])}")
     for op, shape, pct, same in s["big"]:
         if pct < COPY_TARGET:
