@@ -22,8 +22,12 @@ import tempfile
 
 # --ptx-dir wants this run's kernels only: a fresh Triton cache, set before torch (and Triton)
 # load, and no inductor cache serving kernels compiled by an earlier run.
+# Inductor may compile in worker processes and keep Triton's output under its own cache folder,
+# so both folders are fresh and both are searched (--ptx-dir found nothing in the Triton folder
+# alone with torch 2.11's default mode, session 21).
 if any(arg.startswith("--ptx-dir") for arg in sys.argv):
     os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp()
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp()
     os.environ["TORCHINDUCTOR_FORCE_DISABLE_CACHES"] = "1"
 
 import torch  # noqa: E402
@@ -105,11 +109,15 @@ def main():
                 print_launches(fn, (x, r, w), f"{kind} {T}x{H} {mode}")
     if a.ptx_dir:
         os.makedirs(a.ptx_dir, exist_ok=True)
-        for meta in glob.glob(os.environ["TRITON_CACHE_DIR"] + "/*/*.json"):
-            d = os.path.dirname(meta)
-            for f in glob.glob(d + "/*.ptx") + [meta]:
-                shutil.copy(f, os.path.join(a.ptx_dir, f"{os.path.basename(d)[:10]}-{os.path.basename(f)}"))
-        print(f"PTX and metadata in {a.ptx_dir} (num_warps, num_stages and shared bytes in each .json)")
+        copied = 0
+        for root in (os.environ["TRITON_CACHE_DIR"], os.environ["TORCHINDUCTOR_CACHE_DIR"]):
+            for ptx in glob.glob(root + "/**/*.ptx", recursive=True):
+                d = os.path.dirname(ptx)
+                for f in glob.glob(d + "/*.ptx") + glob.glob(d + "/*.json") + glob.glob(d + "/*.cubin"):
+                    shutil.copy(f, os.path.join(a.ptx_dir, f"{os.path.basename(d)[:10]}-{os.path.basename(f)}"))
+                    copied += 1
+        print(f"PTX, cubins and metadata ({copied} files) in {a.ptx_dir} (num_warps, num_stages and shared "
+              f"bytes in each .json)")
 
 
 if __name__ == "__main__":
