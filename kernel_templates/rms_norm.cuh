@@ -425,25 +425,67 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
 
   const float rstd = row_rstd<Cfg>(ss, p.eps);
 
+  // Second-pass loads in pairs. No load may pass an earlier store (the compiler cannot rule out
+  // that they alias; out may alias x), so item by item every load of the second pass waits for
+  // the store before it: one L2 round trip per item. Where the weight is read after the
+  // reduction (residency 1) with 4 or more items a thread, and where a row of 4 or more items is
+  // re-read with plain loads (residency 2, loads 0: rmsnorm 32768 on t1024 below 2048 rows), both
+  // items' loads are issued before the pair's stores. H200, bf16, median us, one by one / pairs,
+  // one process each, two rounds (session 22, batch-call2.txt): fused add 32768 (t1024 residency
+  // 1, 4 items) 69.63, 69.60 / 68.06, 68.45 (1024 rows), 263.10, 263.10 / 260.32, 260.32 (4096);
+  // rmsnorm 16384 (t256 residency 1, 8 items) 18.98, 18.85 / 18.94, 18.75 (1024), 33.66, 33.47 /
+  // 33.57, 33.28 (2048), 66.50, 65.98 / 66.08, 66.08 (4096); rmsnorm 32768 re-read (t1024)
+  // 35.74, 35.84 / 35.14, 35.26 (1024 rows, loads 0). Not elsewhere: with the hinted loads of
+  // more rows pairs lost (rmsnorm 32768 at 4096 rows 129.12, 129.34 / 131.33, 130.98), on rows
+  // of 2 items they cost occupancy (rmsnorm 8192, t512: 32 -> 40 registers, 7 % slower), staged
+  // rows (residency 3) lost up to 2.8 %, and fours and eights lost at residency 1 (1.1-13 %).
+  constexpr bool kPairs = kItems >= 4 && kItems % 2 == 0 &&
+                          (Cfg::kResidency == 1 || (Cfg::kResidency == 2 && Cfg::kLoads == 0));
+  // A row held in registers on one CTA (residency 1) reads the weight after the reduction
+  // evict-last in L1 and L2: rmsnorm 2048 x 16384 33.57 against 34.59 us (H200, same run;
+  // thirteenth run, weight-ab.txt). Only there: it cost 4-15 % on cluster rows and 5 % on the
+  // fused add holding the weight (512 x 16384), and changed nothing on re-read rows.
+  auto late_weight = [&](Packed<W, kVec>& dst, int it) {
+    if constexpr (Cfg::kResidency == 1 && kCluster == 1) dst.template load_act<3>(w + col_of(it));
+    else dst.load_cached(w + col_of(it));
+  };
+  constexpr bool kReadPairs = kPairs && !kKeep;
+  Packed<W, kVec> pair_w[kPairs ? 2 : 1];
+  Packed<T, kVec> pair_x[kReadPairs ? 2 : 1];
+  Packed<T, kVec> pair_r[kReadPairs && Cfg::kResidual ? 2 : 1];
   if (active) {
 #pragma unroll(kKeep ? kItems : 4)
     for (int it = 0; it < kItems; ++it) {
+      if constexpr (kPairs) {
+        if (it % 2 == 0) {
+#pragma unroll
+          for (int i = 0; i < 2; ++i) {
+            if (!in_row(it + i) || !owned(it + i)) continue;
+            if constexpr (kReadPairs) {
+              load_part(pair_x[i], x_row + col_of(it + i), false);
+              if constexpr (Cfg::kResidual) load_part(pair_r[i], r_row + col_of(it + i), false);
+            }
+            late_weight(pair_w[i], it + i);
+          }
+        }
+      }
       if (!in_row(it) || !owned(it)) continue;
       float v[kVec];
       if constexpr (kKeep) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) v[j] = Cfg::kResidual ? hs[it][j] : xs[it][j];
+      } else if constexpr (kReadPairs) {
+#pragma unroll
+        for (int j = 0; j < kVec; ++j)
+          v[j] = Cfg::kResidual ? add_rn(pair_x[it % 2][j], pair_r[Cfg::kResidual ? it % 2 : 0][j]) : float(pair_x[it % 2][j]);
+        if constexpr (Cfg::kResidual) store_vec<T, kVec>(r_row + col_of(it), v);
       } else {
         load_item(it, v, true, false);  // second pass: re-read, then write the residual
       }
       Packed<W, kVec> wl;
       if constexpr (kEarlyWeight) wl = ws[it];
-      // A row held in registers on one CTA (residency 1) reads the weight after the reduction
-      // evict-last in L1 and L2: rmsnorm 2048 x 16384 33.57 against 34.59 us (H200, same run;
-      // thirteenth run, weight-ab.txt). Only there: it cost 4-15 % on cluster rows and 5 % on the
-      // fused add holding the weight (512 x 16384), and changed nothing on re-read rows.
-      else if constexpr (Cfg::kResidency == 1 && kCluster == 1) wl.template load_act<3>(w + col_of(it));
-      else wl.load_cached(w + col_of(it));
+      else if constexpr (kPairs) wl = pair_w[it % 2];
+      else late_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
       store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
