@@ -75,6 +75,35 @@ template <class Cfg> __device__ __forceinline__ float row_rstd(float sum_squares
   return rsqrt_approx(add_rn(mean, eps));
 }
 
+// Lines asked of the L2 before the PDL wait (Cfg::kPrefetch; KernelConfig::prefetch says why that
+// is safe): the weight's where `weight_ahead` (one thread group per share of the row asks: every
+// CTA reads the same lines), and the residual's and input's of this thread's rows rows[0..kPer)
+// where live(r), by the threads that will read them. col_of, in_row and owned are the row
+// layout's (rms_norm_rows, rms_norm_row).
+template <class Cfg, int kItems, int kPer, class ColOf, class InRow, class Owned, class Live>
+__device__ __forceinline__ void prefetch_lines(const NormParams& p, bool weight_ahead, const i64 (&rows)[kPer],
+                                               ColOf col_of, InRow in_row, Owned owned, Live live) {
+  typedef typename Cfg::In T;
+  const typename Cfg::Weight* w = static_cast<const typename Cfg::Weight*>(p.weight);
+  const T* r_ahead[kPer];
+  const T* x_ahead[kPer];
+#pragma unroll
+  for (int r = 0; r < kPer; ++r) {
+    r_ahead[r] = static_cast<const T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, rows[r], p.inner);
+    x_ahead[r] = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, rows[r], p.inner);
+  }
+#pragma unroll
+  for (int it = 0; it < kItems; ++it) {
+    if (!in_row(it)) continue;
+    if (weight_ahead && owned(it)) prefetch_l2(w + col_of(it));
+#pragma unroll
+    for (int r = 0; r < kPer; ++r) {
+      if ((Cfg::kPrefetch & kPrefetchResidual) && live(r)) prefetch_l2(r_ahead[r] + col_of(it));
+      if ((Cfg::kPrefetch & kPrefetchInput) && live(r)) prefetch_l2(x_ahead[r] + col_of(it));
+    }
+  }
+}
+
 // Whether this block lets the next kernel launch right after its PDL wait (Cfg::kTrigger, and the
 // launch's kFlagEarlyTrigger for auto), and whether it does so at its end instead (blocks of
 // >= 512 threads and cluster CTAs; smaller blocks leave it to their exit: rms_norm_row).
@@ -131,24 +160,14 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
     }
   };
   if constexpr (Cfg::kWeightFirst) load_weight();
-  // Cfg::kPrefetch (KernelConfig::prefetch): the weight asked of the L2 by the grid's first row of
-  // threads only, each row's input lines by the thread that reads them.
+  // The weight asked of the L2 by the grid's first row of threads only.
   if constexpr (Cfg::kPrefetch != 0) {
-    const bool weight_ahead =
-        (Cfg::kPrefetch & kPrefetchWeight) && !Cfg::kWeightFirst && blockIdx.x == 0 && threadIdx.x < kGroup;
+    i64 rows[kPer];
 #pragma unroll
-    for (int it = 0; it < kItems; ++it) {
-      if (!in_row(it)) continue;
-      if (weight_ahead) prefetch_l2(w + col_of(it));
-      if constexpr ((Cfg::kPrefetch & kPrefetchInput) != 0) {
-#pragma unroll
-        for (int r = 0; r < kPer; ++r) {
-          const i64 row = first + r * kRows;
-          if (row < p.rows)
-            prefetch_l2(static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner) + col_of(it));
-        }
-      }
-    }
+    for (int r = 0; r < kPer; ++r) rows[r] = first + r * kRows;
+    prefetch_lines<Cfg, kItems>(
+        p, (Cfg::kPrefetch & kPrefetchWeight) && !Cfg::kWeightFirst && blockIdx.x == 0 && threadIdx.x < kGroup, rows,
+        col_of, in_row, [](int) { return true; }, [&](int r) { return rows[r] < p.rows; });
   }
   pdl_wait<Cfg::kPdl>();
   if (early_trigger<Cfg>(p)) pdl_launch_dependents<Cfg::kPdl>();
@@ -268,21 +287,12 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
 #pragma unroll
     for (int it = 0; it < kItems; ++it) load_weight(it);
   }
-  // Cfg::kPrefetch: lines asked of the L2 before the wait (KernelConfig::prefetch says why that
-  // is safe): the weight by the first CTA of each share only (every CTA reads the same lines),
-  // the residual and input lines by the CTAs that read them.
+  // The weight asked of the L2 by the first CTA of each share only.
   if constexpr (Cfg::kPrefetch != 0) {
-    const bool weight_ahead =
-        (Cfg::kPrefetch & kPrefetchWeight) && !Cfg::kWeightFirst && blockIdx.x < kCtasPerRow && row_in_block == 0;
-    const T* r_ahead = static_cast<const T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
-    const T* x_ahead = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
-#pragma unroll
-    for (int it = 0; it < kItems; ++it) {
-      if (!in_row(it)) continue;
-      if (weight_ahead && owned(it)) prefetch_l2(w + col_of(it));
-      if ((Cfg::kPrefetch & kPrefetchResidual) && active) prefetch_l2(r_ahead + col_of(it));
-      if ((Cfg::kPrefetch & kPrefetchInput) && active) prefetch_l2(x_ahead + col_of(it));
-    }
+    const i64 rows[1] = {row};
+    prefetch_lines<Cfg, kItems>(
+        p, (Cfg::kPrefetch & kPrefetchWeight) && !Cfg::kWeightFirst && blockIdx.x < kCtasPerRow && row_in_block == 0,
+        rows, col_of, in_row, owned, [&](int) { return active; });
   }
   // Before the PDL wait: the barriers do not depend on the previous kernel.
   __shared__ ClusterSlots<kCluster> cluster_slots;
