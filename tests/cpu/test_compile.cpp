@@ -37,7 +37,7 @@ std::string expected_target(int cc) { return cc == 80 ? "sm_80" : cc == 90 ? "sm
 // The configs compiled for one op: every (dtype pair, hidden) combination once (24), the arch
 // rotating through 80/90/100 and rank3 alternating where the op has a per-head form, so each
 // op covers every dtype pair, hidden size and arch, and both layouts; plus one config per row
-// residency (3) and per activation-load policy with each vector width (4 x 3), plus one with
+// residency (3), two with the second pass in pairs (2), and one per activation-load policy with each vector width (4 x 3), plus one with
 // an occupancy floor (1), plus rows split over clusters of 2 and 8 CTAs on sm_90a and sm_100a,
 // each held in registers and reloaded (8), plus rows staged in shared memory (3).
 std::vector<KernelConfig> configs_for(Op op) {
@@ -66,6 +66,25 @@ std::vector<KernelConfig> configs_for(Op op) {
     p.hidden = 2048;
     KernelConfig c = info.choose(p, 0, Arch{kArchs[r]});
     c.residency = r;
+    out.push_back(c);
+  }
+  // The second pass in pairs (rms_norm.cuh: kPairs): 8 items a thread (2048 on 32 threads a row)
+  // with the weight read after the reduction (residency 1) and re-read with plain loads (2).
+  for (int r : {1, 2}) {
+    ProblemSpec p;
+    p.op = op;
+    p.dtype = DType::bf16;
+    p.weight_dtype = DType::bf16;
+    p.hidden = 2048;
+    KernelConfig c = info.choose(p, 0, Arch{kArchs[r]});
+    c.threads_per_row = 32;
+    c.cluster = 1;
+    c.split = 1;
+    c.rows_per_thread = 1;
+    c.pin_weight = false;
+    c.weight_first = false;
+    c.residency = r;
+    c.loads = 0;
     out.push_back(c);
   }
   // Every load policy with 16-, 8- and 2-byte vectors (each its own PTX), and an occupancy floor.
@@ -254,7 +273,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 63u : 71u));
+  CHECK(configs.size() == (op_info(op).residual ? 65u : 73u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3});
