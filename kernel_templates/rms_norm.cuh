@@ -441,7 +441,8 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // reduction (residency 1) with 4 or more items a thread, and where a row of 4 or more items is
   // re-read with plain loads (residency 2, loads 0: rmsnorm 32768 on t1024 below 2048 rows), both
   // items' loads are issued before the pair's stores. H200, bf16, median us, one by one / pairs,
-  // one process each, two rounds (session 22, batch-call2.txt): fused add 32768 (t1024 residency
+  // one process each, two rounds (session 22, docs/results/h200-2026-12-01-s22: fused-lw-call2.txt,
+  // lw16384-call2.txt, reload32768-call2.txt, pairs32768-call3.txt): fused add 32768 (t1024 residency
   // 1, 4 items) 69.63, 69.60 / 68.06, 68.45 (1024 rows), 263.10, 263.10 / 260.32, 260.32 (4096);
   // rmsnorm 16384 (t256 residency 1, 8 items) 18.98, 18.85 / 18.94, 18.75 (1024), 33.66, 33.47 /
   // 33.57, 33.28 (2048), 66.50, 65.98 / 66.08, 66.08 (4096); rmsnorm 32768 re-read (t1024)
