@@ -56,27 +56,26 @@ std::vector<KernelConfig> configs_for(Op op) {
       ++i;
     }
   }
-  // Every row residency (registers with early weight, registers, reload), forced on one shape
-  // per arch, so each code path of the template is compiled whatever the heuristic prefers.
-  for (int r = 0; r < 3; ++r) {
+  // The default config of a bf16 problem of `hidden` on arch kArchs[k], before the fields forced below.
+  auto bf16_default = [&](std::int64_t hidden, int k) {
     ProblemSpec p;
     p.op = op;
     p.dtype = DType::bf16;
     p.weight_dtype = DType::bf16;
-    p.hidden = 2048;
-    KernelConfig c = info.choose(p, 0, Arch{kArchs[r]});
+    p.hidden = hidden;
+    return info.choose(p, 0, Arch{kArchs[k]});
+  };
+  // Every row residency (registers with early weight, registers, reload), forced on one shape
+  // per arch, so each code path of the template is compiled whatever the heuristic prefers.
+  for (int r = 0; r < 3; ++r) {
+    KernelConfig c = bf16_default(2048, r);
     c.residency = r;
     out.push_back(c);
   }
   // The second pass in pairs (rms_norm.cuh: kPairs): 8 items a thread (2048 on 32 threads a row)
   // with the weight read after the reduction (residency 1) and re-read with plain loads (2).
   for (int r : {1, 2}) {
-    ProblemSpec p;
-    p.op = op;
-    p.dtype = DType::bf16;
-    p.weight_dtype = DType::bf16;
-    p.hidden = 2048;
-    KernelConfig c = info.choose(p, 0, Arch{kArchs[r]});
+    KernelConfig c = bf16_default(2048, r);
     c.threads_per_row = 32;
     c.cluster = 1;
     c.split = 1;
