@@ -333,25 +333,17 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // re-read; they differ only for loads = 3.
   constexpr int kOnce = Cfg::kLoads == 3 ? 4 : Cfg::kLoads;
   constexpr int kFirst = Cfg::kLoads == 3 ? 3 : Cfg::kLoads;
-  // Loads item `it` and returns the fp32 values the norm sees: x, or h = x + r (fused add).
-  // With `store_residual` the fused add also writes cvt_T(h) back to the residual. `again`: the
-  // row will be read again (first pass of residency 2).
+  // One vector of x or r with the pass's policy; `again`: the row will be read again (first pass
+  // of residency 2).
   auto load_part = [&](Packed<T, kVec>& dst, const T* src, bool again) {
     if (kFirst != kOnce && again) dst.template load_act<kFirst>(src);
     else dst.template load_act<kOnce>(src);
   };
-  // A staged row (residency 3) reads both passes from shared memory.
-  auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
-    const int at = (it * kGroup + lane) * kVec;  // within the share
-    Packed<T, kVec> x;
-    if (!active || !in_row(it)) x.zero();
-    else if constexpr (kStaged) x.load_shared(x_stage + at);
-    else load_part(x, x_row + col_of(it), again);
+  // The fp32 values the norm sees of item `it` as loaded (x, and r for the fused add): x, or
+  // h = x + r; with `store_residual` the fused add also writes cvt_T(h) back to the residual.
+  auto item_values = [&](int it, const Packed<T, kVec>& x, const Packed<T, kVec>& r, float (&v)[kVec],
+                         bool store_residual) {
     if constexpr (Cfg::kResidual) {
-      Packed<T, kVec> r;
-      if (!active || !in_row(it)) r.zero();
-      else if constexpr (kStaged) r.load_shared(r_stage + at);
-      else load_part(r, r_row + col_of(it), again);
 #pragma unroll
       for (int j = 0; j < kVec; ++j) v[j] = add_rn(x[j], r[j]);
       if (store_residual && active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), v);
@@ -359,6 +351,21 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
 #pragma unroll
       for (int j = 0; j < kVec; ++j) v[j] = x[j];
     }
+  };
+  // Loads item `it` and gives its values (item_values); a staged row (residency 3) reads both
+  // passes from shared memory.
+  auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
+    const int at = (it * kGroup + lane) * kVec;  // within the share
+    Packed<T, kVec> x, r;
+    if (!active || !in_row(it)) x.zero();
+    else if constexpr (kStaged) x.load_shared(x_stage + at);
+    else load_part(x, x_row + col_of(it), again);
+    if constexpr (Cfg::kResidual) {
+      if (!active || !in_row(it)) r.zero();
+      else if constexpr (kStaged) r.load_shared(r_stage + at);
+      else load_part(r, r_row + col_of(it), again);
+    }
+    item_values(it, x, r, v, store_residual);
   };
 
   float ss = 0.f;
@@ -486,10 +493,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) v[j] = Cfg::kResidual ? hs[it][j] : xs[it][j];
       } else if constexpr (kReadPairs) {
-#pragma unroll
-        for (int j = 0; j < kVec; ++j)
-          v[j] = Cfg::kResidual ? add_rn(pair_x[it % 2][j], pair_r[Cfg::kResidual ? it % 2 : 0][j]) : float(pair_x[it % 2][j]);
-        if constexpr (Cfg::kResidual) store_vec<T, kVec>(r_row + col_of(it), v);
+        item_values(it, pair_x[it % 2], pair_r[Cfg::kResidual ? it % 2 : 0], v, true);
       } else {
         load_item(it, v, true, false);  // second pass: re-read, then write the residual
       }
