@@ -450,6 +450,22 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     }
     if (rows_per_thread_unsupported(two).empty()) c = two;
   }
+  // Rows of 8 vectors (head_dim 64 in 16-bit types) from kFourRowsPerThreadRows rows: four to a
+  // thread, one vector each on 8 lanes, in the 64-thread blocks of the rows of 16 above (two rows
+  // a thread on the default 4 lanes had not gained, sixteenth run). H200, median us, interleaved
+  // in one process, one row a thread on 4 lanes x 32 rows / this, this again (session 23,
+  // docs/results/h200-2026-12-01-s23, rpt64-call5.txt, rpt64-f16-call5.txt): bf16 131072 x 64
+  // 11.78/11.55, 11.58; 262144 x 64 18.82/18.50, 18.53; 524288 x 64 33.44/33.31, 33.31; 1048576 x
+  // 64 65.09/64.64, 64.90; f16 131072 x 64 11.81/11.81, 11.65; 524288 x 64 33.60/33.34, 33.28;
+  // the 3-D table's 4096 x 32 x 64 12.70 -> 12.62 (3d-call5.txt). Not from 32768 rows, where four
+  // rows a thread lost (6.08/6.21 on 128-thread blocks, 6.14/6.27 on 64, compare64-call4.txt).
+  if (!info.residual && dtype_size(c.input_dtype) == 2 && row_vectors == 8 && p.rows >= kFourRowsPerThreadRows) {
+    KernelConfig four = c;
+    four.threads_per_row = 8;
+    four.rows_per_block = 8;
+    four.rows_per_thread = 4;
+    if (rows_per_thread_unsupported(four).empty()) c = four;
+  }
   // A few rows (<= kFewRowsMax) on sm_90+ let the next kernel launch right after the PDL wait by
   // the kernel's code (KernelConfig::trigger 1), not by the launch's kFlagEarlyTrigger. Without
   // the flag's branch the decode kernels ran faster: H200, bf16, us per launch in a CUDA graph of

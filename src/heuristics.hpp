@@ -44,14 +44,14 @@ constexpr std::int64_t kHintedWideRows = 2048;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
 // Row count from which rmsnorm rows of 16 16-byte vectors (head_dim 128) go four to a thread
-// (choose_rms_norm), two from kBulkRowsRmsnorm.
+// (choose_rms_norm), two from kBulkRowsRmsnorm; rows of 8 (head_dim 64) four, one below.
 constexpr std::int64_t kFourRowsPerThreadRows = 131072;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
 // changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
 // kKeepOutRows (= kHintedWideRows), kBulkRowsRmsnorm and kFourRowsPerThreadRows (rmsnorm rows of
-// 16 vectors: two rows a thread, then four) and the thresholds below, which are all >= 8192
+// 16 vectors: two rows a thread, then four; of 8: one, then four) and the thresholds below, which are all >= 8192
 // except kBulkRowsWide (512). Rows of more than 2048 vectors take their many-rows layouts there, and
 // kLateWeightRows stands for them (on sm_90+ they do not switch at kPinWeightRows or
 // kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once more, at kHintedWideRows. Rows of

@@ -1083,7 +1083,7 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   }
 }
 
-TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread", "[config][heuristics]") {
+TEST_CASE("many rmsnorm rows of 8-32 16-byte vectors take two or four rows per thread", "[config][heuristics]") {
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt = DType::bf16, bool rank3 = false,
                   int cc = 90) {
@@ -1122,8 +1122,28 @@ TEST_CASE("many rmsnorm rows of 16-32 16-byte vectors take two rows per thread",
       }
     }
   }
-  // Not for rows of 8 or 64 vectors, the fused add, fp32 rows, or narrow vectors.
-  CHECK(pick(Op::rmsnorm, 64, 1 << 20).rows_per_thread == 1);
+  // Rows of 8 vectors: four to a thread on 8 lanes (one vector each) in 64-thread blocks from
+  // kFourRowsPerThreadRows, one below.
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (bool rank3 : {false, true}) {
+      for (int cc : {80, 90, 100}) {
+        INFO(op_name(op) << " hidden 64" << (rank3 ? " 3-D" : "") << " sm_" << cc);
+        const KernelConfig four = pick(op, 64, kFourRowsPerThreadRows, DType::bf16, rank3, cc);
+        INFO(slug(four));
+        CHECK(four.rows_per_thread == 4);
+        CHECK(four.threads_per_row == 8);
+        CHECK(four.block_threads() == 64);
+        CHECK(four.rows_per_cta() == 32);
+        CHECK(rows_per_thread_unsupported(four).empty());
+        CHECK(pick(op, 64, 1 << 20, DType::bf16, rank3, cc) == four);
+        const KernelConfig fewer = pick(op, 64, kFourRowsPerThreadRows - 1, DType::bf16, rank3, cc);
+        CHECK(fewer.rows_per_thread == 1);
+        CHECK(fewer.threads_per_row == 4);
+      }
+    }
+  }
+  CHECK(pick(Op::rmsnorm, 64, 1 << 20, DType::f32).rows_per_thread == 1);  // 16 4-byte vectors
+  // Not for rows of 64 vectors, the fused add, fp32 rows, or narrow vectors.
   CHECK(pick(Op::rmsnorm, 512, 1 << 20).rows_per_thread == 1);
   CHECK(pick(Op::fused_add_rmsnorm, 128, 1 << 20).rows_per_thread == 1);
   CHECK(pick(Op::rmsnorm, 128, 1 << 20, DType::f32).rows_per_thread == 1);

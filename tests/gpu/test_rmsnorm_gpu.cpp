@@ -152,7 +152,7 @@ TEST_CASE("per-head 3-D rmsnorm", "[gpu][rmsnorm][3d]") {
 TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blocks", "[gpu][rmsnorm][3d][configs]") {
   use_device0();
   auto rng = fresh_rng();
-  // The default for many per-head rows of head_dim 128 (four a thread) and 256 (two) (kBulkRowsRmsnorm and up), heads
+  // The default for many per-head rows of head_dim 128 and 256 (two a thread from kBulkRowsRmsnorm), heads
   // strided apart or flat, out of place and in place.
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16}) {
@@ -163,6 +163,28 @@ TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blo
           c.dtype = c.weight_dtype = dt;
           c.rows = 1031;  // 1031 x 8 = 8248 rows: the last block holds a part of its rows
           c.heads = 8;
+          c.hidden = head_dim;
+          c.nonflat_input = variant != 1;
+          c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
+          c.pdl = variant == 0;
+          INFO(c.describe());
+          CHECK(run_rms_case(c, rng) == "");
+        }
+      }
+    }
+  }
+  // From kFourRowsPerThreadRows rows: four a thread at head_dim 64 (8 lanes, one vector each) and
+  // 128 (two), the last block partly filled.
+  const std::int64_t heads = 8, batch = normjit::detail::kFourRowsPerThreadRows / heads + 27;
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (std::int64_t head_dim : {64, 128}) {
+        for (int variant = 0; variant < 3; ++variant) {
+          RmsCase c;
+          c.op = op;
+          c.dtype = c.weight_dtype = dt;
+          c.rows = batch;
+          c.heads = heads;
           c.hidden = head_dim;
           c.nonflat_input = variant != 1;
           c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
