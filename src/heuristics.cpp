@@ -448,6 +448,22 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       two.rows_per_thread = 4;
       two.rows_per_block = 8;
     }
+    // From kOneVectorLaneRows rows, rows of 16 and 32 vectors one vector a lane: 16 lanes x 4 rows
+    // a thread on 64-thread blocks (head_dim 128), 32 lanes x 2 rows on 128-thread blocks (256).
+    // H200, median us, interleaved in one process, the layouts above / this, two rounds (session
+    // 23, docs/results/h200-2026-12-01-s23, onevec-call7-8.txt, rpt128-16lanes-call6.txt): bf16 x
+    // 128: 327680 41.70, 41.50/40.93, 40.83; 393216 49.63, 49.82/48.99, 48.96; 524288 66.18,
+    // 65.89/64.83, 64.74; 786432 97.86, 97.79/95.74, 95.74; 1048576 130.08, 130.05/126.91 (98.9 % of
+    // copy); 2097152 258.30, 257.73/251.81, 251.71; f16 1048576 x 128 129.98, 130.14/126.88, 127.01;
+    // bf16 x 256: 524288 129.60, 129.34/126.98, 127.07; 1048576 256.64, 256.32/251.58. Even at
+    // 262144 (x 128 33.41, 33.44/33.34; x 256 65.18, 65.41/65.09, 64.86) and 221184 x 128, 1 %
+    // slower at 131072 x 128 (18.50, 18.46/18.69). The same rows on 16 lanes in 128-thread blocks
+    // ran like the default (1048576 x 128 129.60).
+    if ((row_vectors == 16 || row_vectors == 32) && p.rows >= kOneVectorLaneRows) {
+      two.threads_per_row = int(row_vectors);
+      two.rows_per_thread = row_vectors == 16 ? 4 : 2;
+      two.rows_per_block = 4;
+    }
     if (rows_per_thread_unsupported(two).empty()) c = two;
   }
   // Rows of 8 vectors (head_dim 64 in 16-bit types) from kFourRowsPerThreadRows rows: four to a

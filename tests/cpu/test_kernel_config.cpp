@@ -577,7 +577,7 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
   // window's edges for each SM count too), powers of two to 2^24.
   std::set<std::int64_t> counts;
   for (std::int64_t r = 1; r <= 64; ++r) counts.insert(r);
-  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows, kBulkRowsFusedAdd,
+  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows, kOneVectorLaneRows, kBulkRowsFusedAdd,
                          kBulkRowsWide, kStreamRowsFusedAdd, kPerItemStoreRows})
     for (std::int64_t d : {-1, 0, 1}) counts.insert(t + d);
   for (std::int64_t r = 128; r <= (1 << 24); r *= 2) counts.insert(r);
@@ -586,7 +586,7 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
     for (std::int64_t t : {kWaveRowsPerSmLow * sms, kWaveRowsPerSmHigh * sms})
       for (std::int64_t d : {-1, 0, 1}) counts.insert(std::max<std::int64_t>(1, t + d));
   for (Op op : normjit::all_ops()) {
-    for (std::int64_t hidden : {128, 2048, 4096, 5120, 8192, 16384, 32768, 65536, 262144}) {
+    for (std::int64_t hidden : {64, 128, 256, 2048, 4096, 5120, 8192, 16384, 32768, 65536, 262144}) {
       for (bool aliases : {false, true}) {
         for (int cc : {80, 90}) {
           for (int sms : sm_counts) {
@@ -1118,6 +1118,20 @@ TEST_CASE("many rmsnorm rows of 8-32 16-byte vectors take two or four rows per t
           fewer.rows_per_thread = per;
           if (per == 4) fewer.rows_per_block = 8;
           CHECK(fewer == many);
+          // From kOneVectorLaneRows rows of 16 or 32 vectors: one vector a lane, four rows a thread
+          // on 64-thread blocks (16 lanes) or two on 128-thread blocks (32 lanes).
+          const KernelConfig lanes = pick(op, h, kOneVectorLaneRows, DType::bf16, rank3, cc);
+          INFO(slug(lanes));
+          CHECK(pick(op, h, kOneVectorLaneRows - 1, DType::bf16, rank3, cc) == many);
+          if (h == 192) {
+            CHECK(lanes == many);
+          } else {
+            CHECK(lanes.threads_per_row == h / 8);
+            CHECK(lanes.rows_per_thread == (h == 128 ? 4 : 2));
+            CHECK(lanes.block_threads() == (h == 128 ? 64 : 128));
+            CHECK(rows_per_thread_unsupported(lanes).empty());
+            CHECK(pick(op, h, 1 << 24, DType::bf16, rank3, cc) == lanes);
+          }
         }
       }
     }
@@ -1178,7 +1192,7 @@ TEST_CASE("many rmsnorm rows of 8-32 16-byte vectors take two or four rows per t
   set_config_override(nullptr);
 
   // The grid: one block per rows_per_cta rows, the last one partly filled.
-  KernelConfig c = pick(Op::rmsnorm, 128, 1 << 20);
+  KernelConfig c = pick(Op::rmsnorm, 128, kFourRowsPerThreadRows);
   REQUIRE(c.rows_per_cta() == 32);
   NormParams np{};
   np.rows = 1000;

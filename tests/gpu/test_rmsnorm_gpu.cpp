@@ -195,6 +195,26 @@ TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blo
       }
     }
   }
+  // From kOneVectorLaneRows rows: one vector a lane at head_dim 128 (four rows a thread) and 256
+  // (two), the last block partly filled.
+  const std::int64_t lane_batch = normjit::detail::kOneVectorLaneRows / heads + 27;
+  for (const auto& [op, dt] : {std::pair{Op::rmsnorm, DType::bf16}, std::pair{Op::gemma_rmsnorm, DType::f16}}) {
+    for (std::int64_t head_dim : {128, 256}) {
+      for (int variant = 0; variant < 3; ++variant) {
+        RmsCase c;
+        c.op = op;
+        c.dtype = c.weight_dtype = dt;
+        c.rows = lane_batch;
+        c.heads = heads;
+        c.hidden = head_dim;
+        c.nonflat_input = variant != 1;
+        c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
+        c.pdl = variant == 0;
+        INFO(c.describe());
+        CHECK(run_rms_case(c, rng) == "");
+      }
+    }
+  }
   // Forced on other shapes: 8-64 16-byte vectors, narrower vectors and partial items (100, 111),
   // every output form, strides, a float weight, row counts below, at and above one block's rows.
   for (const auto& [per, tpr] : {std::pair{2, 4}, std::pair{2, 16}, std::pair{2, 32}, std::pair{4, 8}, std::pair{4, 16}}) {
