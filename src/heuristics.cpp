@@ -458,7 +458,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // bf16 x 256: 524288 129.60, 129.34/126.98, 127.07; 1048576 256.64, 256.32/251.58. Even at
     // 262144 (x 128 33.41, 33.44/33.34; x 256 65.18, 65.41/65.09, 64.86) and 221184 x 128, 1 %
     // slower at 131072 x 128 (18.50, 18.46/18.69). The same rows on 16 lanes in 128-thread blocks
-    // ran like the default (1048576 x 128 129.60).
+    // ran like the default (1048576 x 128 129.60). With this rule (onevec-call9.txt), old / new:
+    // 524288 x 128 65.98/64.74, 1048576 x 128 130.27/127.04, 1048576 x 256 257.41/252.16.
     if ((row_vectors == 16 || row_vectors == 32) && p.rows >= kOneVectorLaneRows) {
       two.threads_per_row = int(row_vectors);
       two.rows_per_thread = row_vectors == 16 ? 4 : 2;
