@@ -35,6 +35,25 @@ std::mt19937_64 fresh_rng() {
 // The full hidden x rows x dtype matrix for one op. Layout variants rotate with the case
 // index so that every form, stride, alignment and PDL setting meets many shapes; the CPU
 // reference is bounded by skipping rows x hidden above 2^24 elements.
+// A per-head [batch, heads, head_dim] case in the three forms every 3-D test checks: heads
+// strided apart with PDL (the input a view of a wider tensor), flat, and strided in place.
+void check_per_head(Op op, DType dt, std::int64_t batch, std::int64_t heads, std::int64_t head_dim,
+                    std::mt19937_64& rng) {
+  for (int variant = 0; variant < 3; ++variant) {
+    RmsCase c;
+    c.op = op;
+    c.dtype = c.weight_dtype = dt;
+    c.rows = batch;
+    c.heads = heads;
+    c.hidden = head_dim;
+    c.nonflat_input = variant != 1;
+    c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
+    c.pdl = variant == 0;
+    INFO(c.describe());
+    CHECK(run_rms_case(c, rng) == "");
+  }
+}
+
 void sweep(Op op) {
   use_device0();
   auto rng = fresh_rng();
@@ -126,24 +145,8 @@ TEST_CASE("per-head 3-D rmsnorm", "[gpu][rmsnorm][3d]") {
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
       for (std::int64_t head_dim : {64, 128, 256, 512, 100}) {
-        for (std::int64_t batch : {1, 19, 99}) {
-          for (std::int64_t heads : {4, 7, 16}) {
-            for (int variant = 0; variant < 3; ++variant) {
-              RmsCase c;
-              c.op = op;
-              c.dtype = dt;
-              c.weight_dtype = dt;
-              c.rows = batch;
-              c.heads = heads;
-              c.hidden = head_dim;
-              c.nonflat_input = variant != 1;
-              c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
-              c.pdl = variant == 0;
-              const std::string err = run_rms_case(c, rng);
-              CHECK(err == "");
-            }
-          }
-        }
+        for (std::int64_t batch : {1, 19, 99})
+          for (std::int64_t heads : {4, 7, 16}) check_per_head(op, dt, batch, heads, head_dim, rng);
       }
     }
   }
@@ -152,69 +155,22 @@ TEST_CASE("per-head 3-D rmsnorm", "[gpu][rmsnorm][3d]") {
 TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blocks", "[gpu][rmsnorm][3d][configs]") {
   use_device0();
   auto rng = fresh_rng();
-  // The default for many per-head rows of head_dim 128 and 256 (two a thread from kBulkRowsRmsnorm), heads
-  // strided apart or flat, out of place and in place.
+  // The defaults for many per-head rows, in the three forms, the last block partly filled: head_dim
+  // 128 and 256 two a thread from kBulkRowsRmsnorm (1031 x 8 = 8248 rows); head_dim 64 (8 lanes,
+  // one vector each) and 128 (two) four a thread from kFourRowsPerThreadRows; head_dim 128 (four
+  // rows a thread) and 256 (two) one vector a lane from kOneVectorLaneRows.
+  namespace d = normjit::detail;
+  const std::int64_t heads = 8;
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16}) {
-      for (std::int64_t head_dim : {128, 256}) {
-        for (int variant = 0; variant < 3; ++variant) {
-          RmsCase c;
-          c.op = op;
-          c.dtype = c.weight_dtype = dt;
-          c.rows = 1031;  // 1031 x 8 = 8248 rows: the last block holds a part of its rows
-          c.heads = 8;
-          c.hidden = head_dim;
-          c.nonflat_input = variant != 1;
-          c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
-          c.pdl = variant == 0;
-          INFO(c.describe());
-          CHECK(run_rms_case(c, rng) == "");
-        }
-      }
+      for (std::int64_t head_dim : {128, 256}) check_per_head(op, dt, 1031, heads, head_dim, rng);
+      for (std::int64_t head_dim : {64, 128})
+        check_per_head(op, dt, d::kFourRowsPerThreadRows / heads + 27, heads, head_dim, rng);
     }
   }
-  // From kFourRowsPerThreadRows rows: four a thread at head_dim 64 (8 lanes, one vector each) and
-  // 128 (two), the last block partly filled.
-  const std::int64_t heads = 8, batch = normjit::detail::kFourRowsPerThreadRows / heads + 27;
-  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
-    for (DType dt : {DType::bf16, DType::f16}) {
-      for (std::int64_t head_dim : {64, 128}) {
-        for (int variant = 0; variant < 3; ++variant) {
-          RmsCase c;
-          c.op = op;
-          c.dtype = c.weight_dtype = dt;
-          c.rows = batch;
-          c.heads = heads;
-          c.hidden = head_dim;
-          c.nonflat_input = variant != 1;
-          c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
-          c.pdl = variant == 0;
-          INFO(c.describe());
-          CHECK(run_rms_case(c, rng) == "");
-        }
-      }
-    }
-  }
-  // From kOneVectorLaneRows rows: one vector a lane at head_dim 128 (four rows a thread) and 256
-  // (two), the last block partly filled.
-  const std::int64_t lane_batch = normjit::detail::kOneVectorLaneRows / heads + 27;
-  for (const auto& [op, dt] : {std::pair{Op::rmsnorm, DType::bf16}, std::pair{Op::gemma_rmsnorm, DType::f16}}) {
-    for (std::int64_t head_dim : {128, 256}) {
-      for (int variant = 0; variant < 3; ++variant) {
-        RmsCase c;
-        c.op = op;
-        c.dtype = c.weight_dtype = dt;
-        c.rows = lane_batch;
-        c.heads = heads;
-        c.hidden = head_dim;
-        c.nonflat_input = variant != 1;
-        c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
-        c.pdl = variant == 0;
-        INFO(c.describe());
-        CHECK(run_rms_case(c, rng) == "");
-      }
-    }
-  }
+  for (const auto& [op, dt] : {std::pair{Op::rmsnorm, DType::bf16}, std::pair{Op::gemma_rmsnorm, DType::f16}})
+    for (std::int64_t head_dim : {128, 256})
+      check_per_head(op, dt, d::kOneVectorLaneRows / heads + 27, heads, head_dim, rng);
   // Forced on other shapes: 8-64 16-byte vectors, narrower vectors and partial items (100, 111),
   // every output form, strides, a float weight, row counts below, at and above one block's rows.
   for (const auto& [per, tpr] : {std::pair{2, 4}, std::pair{2, 16}, std::pair{2, 32}, std::pair{4, 8}, std::pair{4, 16}}) {
