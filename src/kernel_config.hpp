@@ -55,7 +55,7 @@ struct KernelConfig {
   // load is issued before the row's data is used. Left alone, ptxas schedules read-only weight
   // loads after the row's arithmetic has waited for its loads (rms_norm.cuh).
   bool pin_weight = false;
-  // Rows each thread normalizes (1, 2 or 4): its columns of rows kRowsPerBlock apart, so a block
+  // Rows each thread normalizes (1, 2, 4 or 8): its columns of rows kRowsPerBlock apart, so a block
   // covers rows_per_block * rows_per_thread rows and loads its weight once for all of them. For
   // short rows (a row's threads within one warp) held in registers, rmsnorm only
   // (rows_per_thread_unsupported).

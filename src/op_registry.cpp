@@ -230,8 +230,8 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
     c.pin_weight = false;
   }
   if (o->rows_per_thread) {
-    if (o->rows_per_thread != 1 && o->rows_per_thread != 2 && o->rows_per_thread != 4)
-      bad(fmt::format("rows_per_thread {}: expected 1, 2 or 4", o->rows_per_thread));
+    if (o->rows_per_thread != 1 && o->rows_per_thread != 2 && o->rows_per_thread != 4 && o->rows_per_thread != 8)
+      bad(fmt::format("rows_per_thread {}: expected 1, 2, 4 or 8", o->rows_per_thread));
     c.rows_per_thread = o->rows_per_thread;
     if (c.rows_per_thread > 1) {
       if (const std::string why = rows_per_thread_unsupported(c); !why.empty())

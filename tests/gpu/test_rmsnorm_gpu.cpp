@@ -173,7 +173,8 @@ TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blo
       check_per_head(op, dt, d::kOneVectorLaneRows / heads + 27, heads, head_dim, rng);
   // Forced on other shapes: 8-64 16-byte vectors, narrower vectors and partial items (100, 111),
   // every output form, strides, a float weight, row counts below, at and above one block's rows.
-  for (const auto& [per, tpr] : {std::pair{2, 4}, std::pair{2, 16}, std::pair{2, 32}, std::pair{4, 8}, std::pair{4, 16}}) {
+  for (const auto& [per, tpr] :
+       {std::pair{2, 4}, std::pair{2, 16}, std::pair{2, 32}, std::pair{4, 8}, std::pair{4, 16}, std::pair{8, 16}}) {
     normjit::detail::ConfigOverride o;
     o.rows_per_thread = per;
     o.threads_per_row = tpr;
