@@ -54,12 +54,13 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
 // changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
 // kKeepOutRows (= kHintedWideRows), kBulkRowsRmsnorm, kFourRowsPerThreadRows (rmsnorm rows of
-// 16 vectors: two rows a thread, then four; of 8: one, then four) and kOneVectorLaneRows and the thresholds below, which are all >= 8192
-// except kBulkRowsWide (512). Rows of more than 2048 vectors take their many-rows layouts there, and
-// kLateWeightRows stands for them (on sm_90+ they do not switch at kPinWeightRows or
-// kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once more, at kHintedWideRows. Rows of
-// 2048 vectors on sm_90 switch at SM-count multiples too (wave_row_classes, which prewarm adds). A
-// CPU test checks that any row count's kernel is one of these.
+// 16 vectors: two rows a thread, then four; of 8: one, then four), kOneVectorLaneRows and the
+// thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
+// vectors take their many-rows layouts there, and kLateWeightRows stands for them (on sm_90+ they
+// do not switch at kPinWeightRows or kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once
+// more, at kHintedWideRows. Rows of 2048 vectors on sm_90 switch at SM-count multiples too
+// (wave_row_classes, which prewarm adds). A CPU test checks that any row count's kernel is one of
+// these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
                                          kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows,
