@@ -30,7 +30,7 @@
 //   when the caller promised that nothing in flight writes the weight)
 //   kKeepOut (output stores with an L2 evict-last hint)
 //   kPinWeight (residency 0: the weight loads are issued before the row's data is used)
-//   kRowsPerThread (1, or 2-4 for short rows: rms_norm_rows)
+//   kRowsPerThread (1, or 2, 4 or 8 for short rows: rms_norm_rows)
 //   kTrigger (0: the PDL trigger early where the launch sets kFlagEarlyTrigger, else at the end
 //   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)
 //   kPrefetch (a mask of params.cuh's kPrefetchWeight, kPrefetchResidual and kPrefetchInput: lines
