@@ -30,6 +30,13 @@ struct Arch {
     if (cc == 90 || cc == 100 || cc == 103) return 227 * 1024;
     return 99 * 1024;
   }
+  // Shared memory an SM holds for all its blocks, in bytes (same table; each block also takes 1
+  // KiB of it for the system).
+  int max_smem_per_sm() const {
+    if (cc == 80 || cc == 87) return 164 * 1024;
+    if (cc == 90 || cc == 100 || cc == 103) return 228 * 1024;
+    return 100 * 1024;
+  }
 
   // Accepts "sm_90", "sm_90a", "compute_90", "90", "9.0"; throws ValidationError otherwise.
   static Arch parse(std::string_view text);

@@ -42,7 +42,22 @@ int choose_min_blocks(const KernelConfig& c) {
   // mapa, the cluster barrier): rmsnorm's 512-thread CTAs went from 64 to 72 registers, one CTA
   // per SM instead of two, and 1024 x 32768 ran at 54 % of copy (H200) where the plain CTA with
   // the same 2048 vectors runs at 97 %. Bound them to 64 registers (1024 threads per SM).
-  if (c.cluster > 1 && c.block_threads() <= 512) return 1024 / c.block_threads();
+  // But no more CTAs than an SM's shared memory holds: the 16-CTA clusters of 128 threads whose
+  // fused-add shares take 32-64 KiB (6 or 3 CTAs an SM) spilled under a floor of 8 (64
+  // registers, STACK:8 in their SASS) that shared memory kept them from reaching. H200, 1024
+  // rows, median us, interleaved in one process, floor 8 / none / by shared memory (session 24,
+  // docs/results/h200-2026-12-01-s24, floor-smem-call1.txt): fused add bf16 131072 275.71 /
+  // 276.51 / 269.66 (4096 rows 1080.06 / 1082.11 / 1058.53), 262144 582.94 / 616.83 / 582.85 (3
+  // CTAs: 80 registers; without a floor ptxas takes more than 3 CTAs' share); f32 65536 273.15 /
+  // 273.66 / 269.60, f32 131072 580.26 / 604.99 / 585.31; rmsnorm bf16 262144 (6 CTAs, no spill
+  // either way) 281.28 / 313.09 / 279.62. And none for re-read shares (residency 2), which hold
+  // no row: the f32 fused add's 262144 (8 x 256) ran 1686.82 under a floor of 4 (spilling), 1660.77
+  // without (floor-smem-call1.txt; 1676.48 / 1657.09, 1677.02 / 1654.62 in wide262144-call2.txt).
+  if (c.cluster > 1 && c.block_threads() <= 512 && c.residency != 2) {
+    const int floor = 1024 / c.block_threads();
+    const int smem_ctas = staged_ctas_per_sm(c);
+    return smem_ctas > 0 ? std::min(floor, smem_ctas) : floor;
+  }
   // Otherwise no floor: capping registers for full occupancy did not help where the row fits
   // and spilled where it does not (H200 sweep, docs/benchmarks.md). choose_rms_norm sets floors
   // of its own: the one-wave re-read (4 CTAs an SM), and three kernels declared for the 3 CTAs an
@@ -422,6 +437,23 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors == 2048);
+  // The fused add's rows of 513-1023 vectors (hidden 5120-7168) in 16-bit types, held on 512
+  // threads two items a thread, the second partly filled: declared for 2 CTAs an SM. Without a
+  // floor ptxas fits the bf16 kernels with the kept output and the pinned weight into 40
+  // registers for 3 CTAs an SM and spills a word across the reduction's barrier (STACK:8); with
+  // it they take 48 (56 without the kept output). H200, median us, interleaved in one process,
+  // declared / none, two rounds (session 24, docs/results/h200-2026-12-01-s24,
+  // spill7168-call1.txt, b2-512-call2.txt): bf16 x 7168: 128 rows 6.18/6.21, 6.05/6.14; 512
+  // 10.91/10.91, 10.91/11.10; 1024 16.54/17.31, 16.58/17.34; 2048 28.96/30.37, 29.06/30.30; 8192
+  // 112.10/114.11, 112.22/113.89; 32768 444.38/448.70; bf16 x 5120: 2048 22.37/24.58, 22.27/24.74;
+  // 8192 84.38/88.38; x 6144: 2048 25.41/27.36; 8192 97.34/100.54; gemma x 5376: 512 9.60/9.86;
+  // 2048 22.98/25.41; 8192 87.46/91.94; 32768 348.61/356.93. f16 (42 registers, no spill) even:
+  // 512 x 7168 11.20/11.07, 10.98/11.04; 8192 112.74/112.51; 32768 447.26/446.85. Not fp32 (rows
+  // of 640-896 4-vectors, 40 registers, no spill), where it lost: 512 x 3072 10.08/9.86, 8192 x
+  // 3072 96.70/96.19.
+  if (info.residual && dtype_size(c.input_dtype) == 2 && c.cluster == 1 && c.threads_per_row == 512 &&
+      c.rows_per_block == 1 && c.residency == 0 && vectors > 512 && vectors < 1024 && c.min_blocks == 0)
+    c.min_blocks = declared_ctas(2);
   // Many rmsnorm rows of 16-32 vectors in 16-bit types (per-head norms of head_dim 128-256 with
   // 16-byte vectors, as measured; rows whose alignment or size allows only narrower vectors take
   // it at the same vector count, not measured) give each thread two rows

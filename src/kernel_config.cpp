@@ -193,6 +193,11 @@ std::int64_t staged_smem_bytes(const KernelConfig& c) { return c.residency == 3 
 
 std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - 2048; }
 
+int staged_ctas_per_sm(const KernelConfig& c) {
+  const std::int64_t smem = staged_smem_bytes(c);
+  return smem == 0 ? 0 : int(c.arch.max_smem_per_sm() / (smem + 2048 + 1024));
+}
+
 std::string staged_unsupported(const KernelConfig& c) {
   if (c.arch.cc < 90)
     return fmt::format("bulk copies into shared memory need sm_90 or newer, the GPU is {}", c.arch.target());

@@ -131,6 +131,10 @@ std::int64_t staged_smem_bytes(const KernelConfig& c);
 // kernel's static shared memory (the reduction's <= 32 floats, <= 32 rows x 4 barriers of 8
 // bytes, the cluster's partial sum: under 1.2 KiB).
 std::int64_t staged_smem_limit(Arch arch);
+// Blocks of `c` an SM's shared memory holds at once: its staged shares, the kernel's static
+// shared memory (< 2 KiB, as above) and the 1 KiB the system reserves a block; 0 when `c`
+// stages nothing (then shared memory does not bound it).
+int staged_ctas_per_sm(const KernelConfig& c);
 // Why `c` cannot stage its rows in shared memory (residency 3), "" when it can: the bulk copies
 // need sm_90+, 16-byte vectors, shares of whole items of every thread and no split, and the
 // shares must fit staged_smem_limit. Checked for overrides and by the heuristic alike.

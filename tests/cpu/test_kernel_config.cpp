@@ -492,7 +492,8 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(pick(kBulkRowsWide - 1).residency != 3);
     CHECK(pick(kBulkRowsWide).cluster == cluster);
     CHECK(pick(kBulkRowsWide).threads_per_row == (wide ? 128 : 512));
-    CHECK(pick(kBulkRowsWide).min_blocks == (wide ? 8 : 0));
+    // 16-CTA shares of 32 KiB: the occupancy floor is the 6 CTAs an SM's shared memory holds.
+    CHECK(pick(kBulkRowsWide).min_blocks == (wide ? 6 : 0));
     CHECK(pick(kBulkRowsWide).residency == 3);
     CHECK(pick(kBulkRowsWide).loads == 0);
     CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == (wide ? 32768 : 65536));
@@ -517,6 +518,9 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(pick(kBulkRowsWide).residency == 3);
     CHECK(pick(kBulkRowsWide).loads == (hidden == 262144 ? 1 : 0));
     CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == (hidden == 262144 ? 65536 : hidden == 131072 ? 32768 : 65536));
+    // Floors of 8 CTAs of 128 threads bounded by what shared memory holds: 6 of 32 KiB, 3 of 64.
+    CHECK(pick(kBulkRowsWide).min_blocks == (hidden == 262144 ? 3 : hidden == 131072 ? 6 : 0));
+    CHECK(pick(kBulkRowsWide).min_blocks <= staged_ctas_per_sm(pick(kBulkRowsWide)));
     // Elsewhere 8 CTAs of 512 threads, 128 KiB shares at 262144.
     CHECK(pick(kBulkRowsWide, Arch{100}).cluster == (hidden == 65536 ? 4 : 8));
     CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
@@ -532,10 +536,15 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsWide, Arch{100}).residency == 2);
   CHECK(pick(kBulkRowsWide).residency == 2);
   CHECK(pick(kBulkRowsWide).cluster <= kMaxCluster);
+  CHECK(pick(kBulkRowsWide).min_blocks == 0);  // re-read cluster CTAs hold no row: no floor
   p.op = Op::rmsnorm;  // fp32 rmsnorm 262144: 64 KiB shares on 16 CTAs
   CHECK(pick(kBulkRowsWide).cluster == 16);
   CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 65536);
+  CHECK(pick(kBulkRowsWide).min_blocks == 3);
   p.op = Op::fused_add_rmsnorm;
+  p.hidden = 65536;  // fp32: 16 CTAs of 32 KiB shares, 6 an SM
+  CHECK(pick(kBulkRowsWide).cluster == 16);
+  CHECK(pick(kBulkRowsWide).min_blocks == 6);
   p.hidden = 131072;
   CHECK(pick(kBulkRowsWide, Arch{100}).residency == 3);
   CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == 131072);
@@ -1229,17 +1238,60 @@ TEST_CASE("rows of 256 vectors take one vector per thread below kPinWeightRows r
 
 TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[config][heuristics]") {
   ProblemSpec p;
-  p.op = Op::rmsnorm;
-  for (std::int64_t h : {24576, 32768, 65536, 131072, 262144}) {
-    p.hidden = h;
-    const KernelConfig c = choose_rms_norm(p, 0, Arch{90});
-    INFO(slug(c));
-    REQUIRE(c.cluster > 1);
-    CHECK(c.min_blocks == (c.block_threads() <= 512 ? 1024 / c.block_threads() : 0));
+  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm}) {
+    p.op = op;
+    for (DType dt : {DType::bf16, DType::f32}) {
+      p.dtype = p.weight_dtype = dt;
+      for (std::int64_t rows : {std::int64_t(1), kBulkRowsWide}) {
+        p.rows = rows;
+        for (std::int64_t h : {24576, 32768, 65536, 131072, 262144}) {
+          p.hidden = h;
+          const KernelConfig c = choose_rms_norm(p, 0, Arch{90});
+          INFO(slug(c));
+          if (c.cluster == 1) continue;  // many rows of 32768 take one CTA
+          // Held or staged shares: 1024 threads an SM, or as many CTAs as shared memory holds
+          // where that is fewer; re-read shares hold no row and take no floor, nor do the staged
+          // shares of 512 threads (measured so, heuristics.cpp).
+          const int floor = c.block_threads() <= 512 ? 1024 / c.block_threads() : 0;
+          const int smem = staged_ctas_per_sm(c);
+          const bool none = c.residency == 2 || (c.residency == 3 && c.threads_per_row == 512);
+          CHECK(c.min_blocks == (none ? 0 : smem > 0 ? std::min(floor, smem) : floor));
+          CHECK(staged_ctas_per_sm(c) == (c.residency == 3 ? int(228 * 1024 / (staged_smem_bytes(c) + 3072)) : 0));
+        }
+      }
+    }
   }
+  p.op = Op::rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.rows = 1;
   p.hidden = 16384;  // one CTA per row (more than a few rows): no floor
   p.rows = kFewRowsMax + 1;
   CHECK(choose_rms_norm(p, 0, Arch{90}).min_blocks == 0);
+}
+
+TEST_CASE("the fused add's 16-bit rows of 513-1023 vectors held on 512 threads declare 2 CTAs an SM", "[config][heuristics]") {
+  ProblemSpec p;
+  for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm, Op::rmsnorm}) {
+    p.op = op;
+    for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
+      p.dtype = p.weight_dtype = dt;
+      for (std::int64_t h : {3072, 4096, 5120, 5376, 6144, 7168, 8192}) {
+        p.hidden = h;
+        for (std::int64_t rows : {kFewRowsMax + 1, kPinWeightRows, kKeepOutRows, std::int64_t(1) << 20}) {
+          p.rows = rows;
+          const KernelConfig c = choose_config(p, 0, Arch{90});
+          INFO(slug(c));
+          const std::int64_t vectors = c.hidden / c.vec;
+          const bool declared = op_info(op).residual && dtype_size(dt) == 2 && vectors > 512 && vectors < 1024;
+          if (declared) {
+            CHECK(c.threads_per_row == 512);
+            CHECK(c.residency == 0);
+          }
+          CHECK(c.min_blocks == (declared ? 2 : c.min_blocks == 2 ? -1 : c.min_blocks));
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("hidden sizes outside 1..262144 are Unsupported", "[config][heuristics]") {

@@ -463,6 +463,8 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide},
                            Switch{Op::gemma_fused_add_rmsnorm, 131072, normjit::detail::kBulkRowsWide},
                            Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
+                           // fp32 16-CTA shares of 32 KiB under the shared-memory floor of 6
+                           Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide, DType::f32},
                            Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32}}) {
     const bool fused = normjit::detail::op_info(sw.op).residual;
     for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
