@@ -297,6 +297,42 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.loads = 3;
     c.min_blocks = declared_ctas(4);
   }
+  // Rows whose vector count is not a power of two, in 16-bit types: the rules above round the
+  // threads up and leave the last item part-filled (hidden 5120 on 512 threads: 1.25 items), and
+  // rmsnorm's bulk re-read was tuned on rows of 512 and 1024 vectors. Fewer threads holding the
+  // row ran faster. H200, bf16, median us, interleaved in one process, default then / this
+  // (session 24, docs/results/h200-2026-12-01-s24, npot-call6.txt, narrow-fused-call5.txt):
+  // - rmsnorm rows of 513-1023 vectors (hidden 5120-7168) from kPinWeightRows rows, 128 threads,
+  //   plain loads: 5120 x 256 5.73/5.57, 512 7.46/6.50, 2048 14.46/13.06, 8192 55.52/39.94 (re-read
+  //   then), 32768 216.00/159.23; 5376 x 512 7.58/6.78, 32768 219.97/167.23; 6144 x 512 7.74/7.01,
+  //   32768 231.17/191.04; 7168 x 512 8.03/7.36, 2048 16.99/16.70, 32768 253.89/223.74; even at 256
+  //   rows (5376 5.73/5.76, 6144 5.92/5.89, 7168 6.08/6.14).
+  // - rmsnorm rows of 257-511 vectors (hidden 2560-3584) from kBulkRowsRmsnorm rows, where the
+  //   re-read took them: 64 threads, two rows a block, the re-read's load hints kept as timed:
+  //   2560 x 8192 26.11/22.34, 32768 96.32/82.53; 3072 x 8192 28.99/25.95, 32768 104.90/98.69; 3584
+  //   x 8192 32.74/30.30, 32768 117.44/115.04 (128 threads 0-2 % behind; below 8192 rows the held
+  //   256 threads stay: 2048 x 3584 10.43, 10.40 on 64).
+  // - The fused add's rows of 513-768 vectors (hidden 5120-6144) from kPinWeightRows rows, 128
+  //   threads: 5120 x 256 6.72/6.43, 512 9.18/8.51, 1024 13.44/12.90, 2048 22.18/21.44, 4096
+  //   42.40/39.62, 8192 83.71/79.68, 32768 331.39/318.46 (f16 332.90/318.50); 5376 x 512 9.47/8.77,
+  //   32768 344.35/335.01; 6144 x 512 10.11/9.25, 8192 96.45/95.39, 32768 383.71/383.39. Not rows of
+  //   896 (7168): 1024 rows 16.64/17.06, 32768 444.54/449.15 (the 2-CTA declaration below).
+  // fp32 rows and the fused add's rows of 257-511 vectors were not measured this way (the latter
+  // within 4 % either way on 64-128 threads).
+  if (c.cluster == 1 && c.split == 1 && dtype_size(c.input_dtype) == 2 && (row_vectors & (row_vectors - 1)) != 0) {
+    if (row_vectors > 512 && row_vectors < 1024 && p.rows >= kPinWeightRows && (!info.residual || row_vectors <= 768)) {
+      c.threads_per_row = 128;
+      c.rows_per_block = 1;
+      c.residency = 0;
+      c.loads = 0;
+      c.min_blocks = 0;
+    } else if (!info.residual && row_vectors > 256 && row_vectors < 512 && p.rows >= kBulkRowsRmsnorm) {
+      c.threads_per_row = 64;
+      c.rows_per_block = 2;
+      c.residency = 0;
+      c.min_blocks = 0;
+    }
+  }
   // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
   // split into 512-1024-thread CTAs holding the row ran at 62-77 % of copy at 1024 rows; what ran
   // faster, H200, bf16, median us, default before / this, same run: rmsnorm, one CTA per row of

@@ -1269,25 +1269,48 @@ TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[con
   CHECK(choose_rms_norm(p, 0, Arch{90}).min_blocks == 0);
 }
 
-TEST_CASE("the fused add's 16-bit rows of 513-1023 vectors held on 512 threads declare 2 CTAs an SM", "[config][heuristics]") {
+TEST_CASE("rows of a vector count that is not a power of two: fewer threads holding the row, or 2 CTAs declared", "[config][heuristics]") {
   ProblemSpec p;
-  for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm, Op::rmsnorm}) {
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm, Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm}) {
     p.op = op;
+    const bool fused = op_info(op).residual;
     for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
       p.dtype = p.weight_dtype = dt;
-      for (std::int64_t h : {3072, 4096, 5120, 5376, 6144, 7168, 8192}) {
+      for (std::int64_t h : {2048, 2560, 3072, 3584, 4096, 5120, 5376, 6144, 7168, 8192}) {
         p.hidden = h;
-        for (std::int64_t rows : {kFewRowsMax + 1, kPinWeightRows, kKeepOutRows, std::int64_t(1) << 20}) {
+        for (std::int64_t rows : {kFewRowsMax + 1, kPinWeightRows - 1, kPinWeightRows, kKeepOutRows,
+                                  kBulkRowsRmsnorm - 1, kBulkRowsRmsnorm, std::int64_t(1) << 20}) {
           p.rows = rows;
           const KernelConfig c = choose_config(p, 0, Arch{90});
           INFO(slug(c));
-          const std::int64_t vectors = c.hidden / c.vec;
-          const bool declared = op_info(op).residual && dtype_size(dt) == 2 && vectors > 512 && vectors < 1024;
-          if (declared) {
+          const std::int64_t v = c.hidden / c.vec;
+          const bool half = dtype_size(dt) == 2, npot = (v & (v - 1)) != 0;
+          // 513-1023 vectors from kPinWeightRows rows (the fused add up to 768): 128 threads,
+          // holding the row, plain loads.
+          const bool narrow = half && npot && v > 512 && v < 1024 && rows >= kPinWeightRows && (!fused || v <= 768);
+          // rmsnorm's 257-511 vectors where the bulk re-read took them: 64 threads, 2 rows a block.
+          const bool short_bulk = half && npot && !fused && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm;
+          // The fused add's other 16-bit rows of 513-1023 vectors stay on 512 threads, 2 CTAs an SM.
+          const bool declared = fused && half && v > 512 && v < 1024 && !narrow;
+          if (narrow) {
+            CHECK(c.threads_per_row == 128);
+            CHECK(c.rows_per_block == 1);
+            CHECK(c.residency == 0);
+            CHECK(c.loads == 0);
+            CHECK(c.min_blocks == 0);
+            CHECK(c.pin_weight);
+          } else if (short_bulk) {
+            CHECK(c.threads_per_row == 64);
+            CHECK(c.rows_per_block == 2);
+            CHECK(c.residency == 0);
+            CHECK(c.min_blocks == 0);
+          } else if (declared) {
             CHECK(c.threads_per_row == 512);
             CHECK(c.residency == 0);
+            CHECK(c.min_blocks == 2);
+          } else {
+            CHECK(c.min_blocks != 2);
           }
-          CHECK(c.min_blocks == (declared ? 2 : c.min_blocks == 2 ? -1 : c.min_blocks));
         }
       }
     }

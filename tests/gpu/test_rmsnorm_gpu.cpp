@@ -442,6 +442,12 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::gemma_rmsnorm, 256, normjit::detail::kBulkRowsRmsnorm, DType::f16},
                            Switch{Op::rmsnorm, 192, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::rmsnorm, 4096, kFew},
+                           // vector counts not a power of two: 128 threads holding rows of
+                           // 513-1023 vectors, 64 threads for rmsnorm's bulk rows of 257-511
+                           Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows},
+                           Switch{Op::gemma_fused_add_rmsnorm, 5376, normjit::detail::kPinWeightRows},
+                           Switch{Op::rmsnorm, 3584, normjit::detail::kBulkRowsRmsnorm},
+                           Switch{Op::gemma_rmsnorm, 2560, normjit::detail::kBulkRowsRmsnorm, DType::f16},
                            Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
