@@ -474,7 +474,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors == 2048);
   // The fused add's rows of 513-1023 vectors (hidden 5120-7168) in 16-bit types, held on 512
-  // threads two items a thread, the second partly filled: declared for 2 CTAs an SM. Without a
+  // threads two items a thread, the second partly filled: declared for 2 CTAs an SM. Since the
+  // rule for rows that are not a power of two (above) puts rows of 513-768 vectors on 128 threads
+  // from kPinWeightRows rows, this serves those below it and rows of 769-1023 (7168). Without a
   // floor ptxas fits the bf16 kernels with the kept output and the pinned weight into 40
   // registers for 3 CTAs an SM and spills a word across the reduction's barrier (STACK:8); with
   // it they take 48 (56 without the kept output). H200, median us, interleaved in one process,

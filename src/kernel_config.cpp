@@ -187,15 +187,19 @@ std::int64_t share_bytes(const KernelConfig& c) {
   const std::int64_t share = std::int64_t(c.hidden / c.cluster) * dtype_size(c.input_dtype);
   return share * (op_info(c.op).residual ? 2 : 1) * c.rows_per_block;
 }
+// What a block takes of shared memory beside its staged shares: the kernel's static shared
+// memory, bounded (kernel_config.hpp: staged_smem_limit), and the system's reserve.
+constexpr std::int64_t kStaticSmemBound = 2048;
+constexpr std::int64_t kSystemSmemPerBlock = 1024;
 }  // namespace
 
 std::int64_t staged_smem_bytes(const KernelConfig& c) { return c.residency == 3 ? share_bytes(c) : 0; }
 
-std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - 2048; }
+std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - kStaticSmemBound; }
 
 int staged_ctas_per_sm(const KernelConfig& c) {
   const std::int64_t smem = staged_smem_bytes(c);
-  return smem == 0 ? 0 : int(c.arch.max_smem_per_sm() / (smem + 2048 + 1024));
+  return smem == 0 ? 0 : int(c.arch.max_smem_per_sm() / (smem + kStaticSmemBound + kSystemSmemPerBlock));
 }
 
 std::string staged_unsupported(const KernelConfig& c) {

@@ -1263,7 +1263,6 @@ TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[con
   }
   p.op = Op::rmsnorm;
   p.dtype = p.weight_dtype = DType::bf16;
-  p.rows = 1;
   p.hidden = 16384;  // one CTA per row (more than a few rows): no floor
   p.rows = kFewRowsMax + 1;
   CHECK(choose_rms_norm(p, 0, Arch{90}).min_blocks == 0);

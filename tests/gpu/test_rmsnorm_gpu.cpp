@@ -32,9 +32,6 @@ std::mt19937_64 fresh_rng() {
   return std::mt19937_64(seed);
 }
 
-// The full hidden x rows x dtype matrix for one op. Layout variants rotate with the case
-// index so that every form, stride, alignment and PDL setting meets many shapes; the CPU
-// reference is bounded by skipping rows x hidden above 2^24 elements.
 // A per-head [batch, heads, head_dim] case in the three forms every 3-D test checks: heads
 // strided apart with PDL (the input a view of a wider tensor), flat, and strided in place.
 void check_per_head(Op op, DType dt, std::int64_t batch, std::int64_t heads, std::int64_t head_dim,
@@ -54,6 +51,9 @@ void check_per_head(Op op, DType dt, std::int64_t batch, std::int64_t heads, std
   }
 }
 
+// The full hidden x rows x dtype matrix for one op. Layout variants rotate with the case
+// index so that every form, stride, alignment and PDL setting meets many shapes; the CPU
+// reference is bounded by skipping rows x hidden above 2^24 elements.
 void sweep(Op op) {
   use_device0();
   auto rng = fresh_rng();
