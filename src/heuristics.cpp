@@ -297,7 +297,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.loads = 3;
     c.min_blocks = declared_ctas(4);
   }
-  // Rows whose vector count is not a power of two, in 16-bit types: the rules above round the
+  // Rows whose vector count is not a power of two (16-bit types; fp32 rows of 513-1280 4-byte
+  // vectors, see the end of this comment): the rules above round the
   // threads up and leave the last item part-filled (hidden 5120 on 512 threads: 1.25 items), and
   // rmsnorm's bulk re-read was tuned on rows of 512 and 1024 vectors. Fewer threads holding the
   // row ran faster. H200, bf16, median us, interleaved in one process, default then / this
@@ -317,20 +318,71 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   //   42.40/39.62, 8192 83.71/79.68, 32768 331.39/318.46 (f16 332.90/318.50); 5376 x 512 9.47/8.77,
   //   32768 344.35/335.01; 6144 x 512 10.11/9.25, 8192 96.45/95.39, 32768 383.71/383.39. Not rows of
   //   896 (7168): 1024 rows 16.64/17.06, 32768 444.54/449.15 (the 2-CTA declaration below).
-  // fp32 rows and the fused add's rows of 257-511 vectors were not measured this way (the latter
-  // within 4 % either way on 64-128 threads).
-  if (c.cluster == 1 && c.split == 1 && dtype_size(c.input_dtype) == 2 && (row_vectors & (row_vectors - 1)) != 0) {
-    if (row_vectors > 512 && row_vectors < 1024 && p.rows >= kPinWeightRows && (!info.residual || row_vectors <= 768)) {
-      c.threads_per_row = 128;
-      c.rows_per_block = 1;
+  // - The fused add's rows of 257-511 vectors (hidden 2560-3584) from kPinWeightRows rows, 128
+  //   threads, residual stores after all loads (the per-item stores below were timed on rows of
+  //   256 and 512 vectors; here they lost): H200, bf16, median us, interleaved, default then
+  //   (256 threads, per-item stores from 8192 rows) / this (session 25,
+  //   docs/results/h200-2026-12-01-s25, narrow-fused-call1.txt, narrow-dtypes-call1.txt): 2560 x
+  //   512 6.46/6.37, 1024 9.31/8.35, 2048 13.70/13.25, 4096 22.78/21.47, 8192 43.20/39.52, 16384
+  //   84.58/78.50, 32768 167.04/157.38 (f16 168.8/158.3, gemma 167.9/158.0); 3072 x 1024
+  //   9.86/8.96, 8192 50.24/46.98, 32768 195.01/190.24; 3584 x 1024 10.53/9.98, 8192 57.89/55.20,
+  //   32768 223.90/222.82. The bulk re-read on 256 threads ran 158.14 at 32768 x 2560 but lost
+  //   2.8-7.5 % below 8192 rows.
+  // - The fused add's rows of 1025-2047 vectors (hidden 10240-14336) from kPinWeightRows rows:
+  //   512 threads holding the row (2.5-3.5 items) with its fp32 sum, declared for 2 CTAs an SM,
+  //   not 1024 threads with the weight loaded late: 10240 x 256 9.22/8.51, 512 14.27/13.12, 2048
+  //   44.96/40.61, 8192 171.30/160.19, 32768 674.21/639.10; 12288 x 256 9.82/9.34, 2048
+  //   51.94/48.32, 8192 195.71/193.18, 32768 770.72/770.05; 14336 x 2048 58.05/56.42, 32768
+  //   895.81/898.02 (mid-fused-call1.txt).
+  // - rmsnorm rows of 1025-2047 vectors from kPinWeightRows rows, where 512 threads held the
+  //   row: up to 1280 vectors (hidden 10240, 5 items) 256 threads holding it, 10240 x 512 even
+  //   (9.38 and 8.96 in two rounds / 9.22), 1024 14.62/13.41 (call 2), 2048 24.22/22.08, 8192 89.44/78.91, 32768 349.73/316.61; wider, 512
+  //   threads re-reading with the L1/L2 hints by pass: 12288 x 512 10.24/9.76, 1024 16.42/15.55
+  //   (call 2), 2048 28.00/25.89, 8192 100.96/95.30, 32768 396.80/375.20 (101 % of copy); 14336 x
+  //   512 11.33/11.20, 1024 18.05/17.76, 2048 31.26/31.42, 8192 113.92/112.26, 32768 446.62/440.54
+  //   (mid-rms-call1.txt, mid-rms-call2.txt; 1024-thread re-reads lost 24-34 %; 128 threads at
+  //   10240 no faster, t128-10240-call2.txt). Fewer than 512 rows were not measured.
+  // fp32 rows of 640 and 1280 4-vectors (hidden 2560 and 5120) gained from the same layouts (fp32,
+  // median us, default then / this, f32-call2.txt): rmsnorm 2560 x 512 7.36/6.56, 8192
+  // 51.42/38.75, 32768 201.34/158.62 (the re-read then); 5120 x 512 9.31/8.67, 8192 87.81/81.66,
+  // 32768 344.22/321.57; the fused add 2560 x 512 8.96/8.67, 32768 318.62/320.35; 5120 x 512
+  // 13.98/13.66, 32768 639.84/640.13. At 1792 (7168) they lost 1-3 % (rmsnorm 32768 rows 440.58
+  // on 512 threads held, 450.18 on 256; the fused add 512 rows 16.64/17.09), so wider fp32 rows
+  // keep the rules above; fp32 rows of 257-511 vectors were not measured.
+  const bool npot_layouts = dtype_size(c.input_dtype) == 2 || (row_vectors > 512 && row_vectors <= 1280);
+  if (c.cluster == 1 && c.split == 1 && npot_layouts && (row_vectors & (row_vectors - 1)) != 0) {
+    auto hold = [&](int threads, int rows_per_block) {
+      c.threads_per_row = threads;
+      c.rows_per_block = rows_per_block;
       c.residency = 0;
       c.loads = 0;
       c.min_blocks = 0;
-    } else if (!info.residual && row_vectors > 256 && row_vectors < 512 && p.rows >= kBulkRowsRmsnorm) {
-      c.threads_per_row = 64;
-      c.rows_per_block = 2;
-      c.residency = 0;
-      c.min_blocks = 0;
+    };
+    if (row_vectors > 256 && row_vectors < 512) {
+      if (info.residual && p.rows >= kPinWeightRows) {
+        hold(128, 1);
+      } else if (!info.residual && p.rows >= kBulkRowsRmsnorm) {
+        hold(64, 2);
+        c.loads = 3;  // as timed: the re-read's hints (choose_rms_norm's bulk rule) kept
+      }
+    } else if (row_vectors > 512 && row_vectors < 1024 && p.rows >= kPinWeightRows &&
+               (!info.residual || row_vectors <= 768)) {
+      hold(128, 1);
+    } else if (row_vectors > 1024 && row_vectors < 2048) {
+      if (info.residual && p.rows >= kPinWeightRows) {
+        hold(512, 1);
+        c.min_blocks = declared_ctas(2);
+      } else if (!info.residual && p.rows >= kPinWeightRows) {
+        if (row_vectors <= 1280) {
+          hold(256, 1);
+        } else {
+          c.threads_per_row = 512;
+          c.rows_per_block = 1;
+          c.residency = 2;
+          c.loads = 3;
+          c.min_blocks = 0;
+        }
+      }
     }
   }
   // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
@@ -427,7 +479,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // than the stores' earlier drain. H200, bf16, median us, stores 0 / 1, same run: hidden 4096:
   // 67.97/65.63 (8192 rows), 268.3/257.0 (32768); hidden 2048: 33.89/33.82, 128.8/129.3; but
   // 5.28/5.60 and 4.90/5.34 at 128 rows, and at hidden 16384 262.5/299.4 (8192 rows).
-  if (info.residual && c.residency < 2 && p.rows >= kPerItemStoreRows && vectors <= 512) c.stores = 1;
+  // Rows of a power-of-two vector count only, as timed (rows of 257-511 lost, see above).
+  if (info.residual && c.residency < 2 && p.rows >= kPerItemStoreRows && vectors <= 512 && (vectors & (vectors - 1)) == 0)
+    c.stores = 1;
   // A few rows whose caller promised a static weight (ProblemSpec::static_weight, PDL on): the
   // weight is loaded before the wait for the previous kernel, so that after it the row's SM
   // moves only activations. H200, bf16, us per launch in a CUDA graph of 100 with PDL, 1 / 8 /
@@ -469,10 +523,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 16384 2.71/2.87; pin-latency.txt). Not the fused add's rows of 2048 vectors either (hidden
   // 16384, held on 512 threads with the fp32 sum): no gain (19.20/19.17 at 512 rows, 65.98/66.05
   // at 2048), and ptxas then takes 70 registers, not 64, which leaves one CTA per SM (bounded to
-  // 64 it spills and issues the row's loads late). Clusters, split rows and several rows per
-  // block were not timed pinned.
+  // 64 it spills and issues the row's loads late). Nor its rows of 1025-2047 vectors (hidden
+  // 10240-14336, 512 threads declared for 2 CTAs an SM), timed unpinned: pinned, the bf16 kernel
+  // of 14336 spills (64 registers, STACK:8). Clusters, split rows and several rows per block were
+  // not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
-                 p.rows >= kPinWeightRows && !(info.residual && vectors == 2048);
+                 p.rows >= kPinWeightRows && !(info.residual && vectors > 1024);
   // The fused add's rows of 513-1023 vectors (hidden 5120-7168) in 16-bit types, held on 512
   // threads two items a thread, the second partly filled: declared for 2 CTAs an SM. Since the
   // rule for rows that are not a power of two (above) puts rows of 513-768 vectors on 128 threads

@@ -893,19 +893,21 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
         for (std::int64_t rows : {kPinWeightRows, kLateWeightRows, std::int64_t(1) << 20}) {
           const KernelConfig c = pick(op, h, rows, cc);
           INFO(slug(c));
-          const bool fused_2048 = op_info(op).residual && c.hidden / c.vec == 2048;
+          const bool fused_wide = op_info(op).residual && c.hidden / c.vec > 1024;
           CHECK(c.pin_weight == (c.residency == 0 && c.stores == 0 && !c.weight_first && c.cluster == 1 &&
-                                 c.split == 1 && c.rows_per_block == 1 && !fused_2048));
+                                 c.split == 1 && c.rows_per_block == 1 && !fused_wide));
           CHECK((slug(c).find("-pw") != std::string::npos) == c.pin_weight);
           if (c.pin_weight) {
-            // It changes nothing else (but rows of 256 vectors, and rmsnorm's of 512, sit on 256
-            // threads below kPinWeightRows, on 128 from it).
+            // It changes nothing else (but rows of 256 vectors, rmsnorm's of 512 and the fused
+            // add's of 257-511 (hidden 3000) sit on 256 threads below kPinWeightRows, on 128 from
+            // it).
             KernelConfig plain = c;
             plain.pin_weight = false;
             KernelConfig below = pick(op, h, kPinWeightRows - 1, cc);
             below.prefetch = 0;  // decode sizes prefetch (the prefetch test below)
             const int vectors = c.hidden / c.vec;
-            if (vectors == 256 || (vectors == 512 && !op_info(op).residual)) {
+            const bool fused_narrow = op_info(op).residual && vectors > 256 && vectors < 512;
+            if (vectors == 256 || (vectors == 512 && !op_info(op).residual) || fused_narrow) {
               CHECK(below.threads_per_row == 256);
               CHECK(c.threads_per_row == 128);
               below.threads_per_row = c.threads_per_row;
@@ -1275,7 +1277,7 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
     const bool fused = op_info(op).residual;
     for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
       p.dtype = p.weight_dtype = dt;
-      for (std::int64_t h : {2048, 2560, 3072, 3584, 4096, 5120, 5376, 6144, 7168, 8192}) {
+      for (std::int64_t h : {2048, 2560, 3072, 3584, 4096, 5120, 5376, 6144, 7168, 8192, 10240, 12288, 14336, 16384}) {
         p.hidden = h;
         for (std::int64_t rows : {kFewRowsMax + 1, kPinWeightRows - 1, kPinWeightRows, kKeepOutRows,
                                   kBulkRowsRmsnorm - 1, kBulkRowsRmsnorm, std::int64_t(1) << 20}) {
@@ -1283,21 +1285,42 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
           const KernelConfig c = choose_config(p, 0, Arch{90});
           INFO(slug(c));
           const std::int64_t v = c.hidden / c.vec;
-          const bool half = dtype_size(dt) == 2, npot = (v & (v - 1)) != 0;
-          // 513-1023 vectors from kPinWeightRows rows (the fused add up to 768): 128 threads,
-          // holding the row, plain loads.
-          const bool narrow = half && npot && v > 512 && v < 1024 && rows >= kPinWeightRows && (!fused || v <= 768);
+          const bool npot = (v & (v - 1)) != 0;
+          // 16-bit rows, and fp32 rows of 513-1280 4-byte vectors.
+          const bool layouts = npot && (dtype_size(dt) == 2 || (v > 512 && v <= 1280));
+          const bool pinned = rows >= kPinWeightRows;
+          // From kPinWeightRows rows: 513-1023 vectors (the fused add up to 768) and the fused
+          // add's 257-511 on 128 threads; rmsnorm's 1025-1280 on 256; all holding the row.
+          const bool t128 = layouts && pinned &&
+                            ((v > 512 && v < 1024 && (!fused || v <= 768)) || (fused && v > 256 && v < 512));
+          const bool t256 = layouts && pinned && !fused && v > 1024 && v <= 1280;
+          // rmsnorm's 1281-2047 vectors re-read on 512 threads.
+          const bool reread = layouts && pinned && !fused && v > 1280 && v < 2048;
+          // The fused add's 1025-2047 vectors held on 512 threads, declared for 2 CTAs an SM.
+          const bool wide_held = layouts && pinned && fused && v > 1024 && v < 2048;
           // rmsnorm's 257-511 vectors where the bulk re-read took them: 64 threads, 2 rows a block.
-          const bool short_bulk = half && npot && !fused && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm;
+          const bool short_bulk = layouts && !fused && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm;
           // The fused add's other 16-bit rows of 513-1023 vectors stay on 512 threads, 2 CTAs an SM.
-          const bool declared = fused && half && v > 512 && v < 1024 && !narrow;
-          if (narrow) {
-            CHECK(c.threads_per_row == 128);
+          const bool declared = fused && dtype_size(dt) == 2 && v > 512 && v < 1024 && !t128;
+          if (t128 || t256) {
+            CHECK(c.threads_per_row == (t128 ? 128 : 256));
             CHECK(c.rows_per_block == 1);
             CHECK(c.residency == 0);
             CHECK(c.loads == 0);
+            CHECK(c.stores == 0);
             CHECK(c.min_blocks == 0);
             CHECK(c.pin_weight);
+          } else if (reread) {
+            CHECK(c.threads_per_row == 512);
+            CHECK(c.residency == 2);
+            CHECK(c.loads == 3);
+            CHECK(c.min_blocks == 0);
+          } else if (wide_held) {
+            CHECK(c.threads_per_row == 512);
+            CHECK(c.residency == 0);
+            CHECK(c.loads == 0);
+            CHECK(c.min_blocks == 2);
+            CHECK_FALSE(c.pin_weight);
           } else if (short_bulk) {
             CHECK(c.threads_per_row == 64);
             CHECK(c.rows_per_block == 2);
@@ -1307,9 +1330,11 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
             CHECK(c.threads_per_row == 512);
             CHECK(c.residency == 0);
             CHECK(c.min_blocks == 2);
-          } else {
+          } else if (c.cluster == 1) {
             CHECK(c.min_blocks != 2);
           }
+          // Per-item residual stores only on rows of a power-of-two vector count.
+          if (c.stores == 1) CHECK_FALSE(npot);
         }
       }
     }

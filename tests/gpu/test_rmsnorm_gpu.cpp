@@ -448,6 +448,19 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::gemma_fused_add_rmsnorm, 5376, normjit::detail::kPinWeightRows},
                            Switch{Op::rmsnorm, 3584, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::gemma_rmsnorm, 2560, normjit::detail::kBulkRowsRmsnorm, DType::f16},
+                           // the fused add's 257-511 on 128 threads (residual stores after the
+                           // loads), its 1025-2047 on 512 threads declared for 2 CTAs; rmsnorm's
+                           // 1025-1280 on 256 threads, 1281-2047 re-read on 512; fp32 rows of
+                           // 513-1280 4-vectors alike
+                           Switch{Op::fused_add_rmsnorm, 2560, normjit::detail::kPinWeightRows},
+                           Switch{Op::gemma_fused_add_rmsnorm, 3584, normjit::detail::kPerItemStoreRows, DType::f16},
+                           Switch{Op::fused_add_rmsnorm, 12288, normjit::detail::kPinWeightRows},
+                           Switch{Op::fused_add_rmsnorm, 14336, normjit::detail::kKeepOutRows, DType::f16},
+                           Switch{Op::rmsnorm, 10240, normjit::detail::kPinWeightRows},
+                           Switch{Op::gemma_rmsnorm, 12288, normjit::detail::kPinWeightRows},
+                           Switch{Op::rmsnorm, 2560, normjit::detail::kPinWeightRows, DType::f32},
+                           Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
+                           Switch{Op::fused_add_rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
