@@ -341,7 +341,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   //   (call 2), 2048 28.00/25.89, 8192 100.96/95.30, 32768 396.80/375.20 (101 % of copy); 14336 x
   //   512 11.33/11.20, 1024 18.05/17.76, 2048 31.26/31.42, 8192 113.92/112.26, 32768 446.62/440.54
   //   (mid-rms-call1.txt, mid-rms-call2.txt; 1024-thread re-reads lost 24-34 %; 128 threads at
-  //   10240 no faster, t128-10240-call2.txt). Fewer than 512 rows were not measured.
+  //   10240 no faster, t128-10240-call2.txt). Fewer than 512 rows were not measured. From
+  //   kHintedWideRows to kBulkRowsRmsnorm rows the held row with the weight loaded after the
+  //   reduction beat the re-read (call 4's sweep at 2048 x 14336: 29.66 against 31.52); re-read
+  //   / this, interleaved (lw-rms-call5.txt): 12288 x 2048 25.89/25.60, 8192 95.26/95.39; 14336
+  //   x 2048 31.30/29.09, 8192 112.13/111.26; but 512 rows 9.57/10.53 and 11.01/11.68, 32768
+  //   375.33/384.42 and 439.01/446.02. At 10240 it made no difference (318.98/318.34 at 32768).
   // fp32 rows of 640 and 1280 4-vectors (hidden 2560 and 5120) gained from the same layouts (fp32,
   // median us, default then / this, f32-call2.txt): rmsnorm 2560 x 512 7.36/6.56, 8192
   // 51.42/38.75, 32768 201.34/158.62 (the re-read then); 5120 x 512 9.31/8.67, 8192 87.81/81.66,
@@ -378,9 +383,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
         } else {
           c.threads_per_row = 512;
           c.rows_per_block = 1;
-          c.residency = 2;
-          c.loads = 3;
           c.min_blocks = 0;
+          // From kHintedWideRows to kBulkRowsRmsnorm rows held, the weight loaded after the
+          // reduction (residency 1); re-read otherwise.
+          const bool late_weight = p.rows >= kHintedWideRows && p.rows < kBulkRowsRmsnorm;
+          c.residency = late_weight ? 1 : 2;
+          c.loads = late_weight ? 0 : 3;
         }
       }
     }

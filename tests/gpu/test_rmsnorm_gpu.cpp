@@ -458,6 +458,8 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 14336, normjit::detail::kKeepOutRows, DType::f16},
                            Switch{Op::rmsnorm, 10240, normjit::detail::kPinWeightRows},
                            Switch{Op::gemma_rmsnorm, 12288, normjit::detail::kPinWeightRows},
+                           Switch{Op::rmsnorm, 14336, normjit::detail::kHintedWideRows},  // weight late
+                           Switch{Op::rmsnorm, 12288, normjit::detail::kBulkRowsRmsnorm, DType::f16},
                            Switch{Op::rmsnorm, 2560, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::fused_add_rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
