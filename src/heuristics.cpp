@@ -532,9 +532,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 16384, held on 512 threads with the fp32 sum): no gain (19.20/19.17 at 512 rows, 65.98/66.05
   // at 2048), and ptxas then takes 70 registers, not 64, which leaves one CTA per SM (bounded to
   // 64 it spills and issues the row's loads late). Nor its rows of 1025-2047 vectors (hidden
-  // 10240-14336, 512 threads declared for 2 CTAs an SM), timed unpinned: pinned, the bf16 kernel
-  // of 14336 spills (64 registers, STACK:8). Clusters, split rows and several rows per block were
-  // not timed pinned.
+  // 10240-14336, 512 threads declared for 2 CTAs an SM), timed unpinned: pinned, the kernels of
+  // 14336 with the kept output spill (64 registers; bf16 STACK:8, f16 STACK:32; unpinned none).
+  // Clusters, split rows and several rows per block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors > 1024);
   // The fused add's rows of 513-1023 vectors (hidden 5120-7168) in 16-bit types, held on 512

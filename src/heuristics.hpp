@@ -85,8 +85,8 @@ constexpr std::int64_t kBulkRowsWide = 512;
 // Row count from which the fused add's rows of 2048 vectors are streamed on 1024 threads; fewer
 // rows are held on 512 (choose_rms_norm).
 constexpr std::int64_t kStreamRowsFusedAdd = 8192;
-// Row count from which the fused add stores its residual item by item (rows of <= 512 vectors,
-// where the re-read above never applies: still one switch per problem).
+// Row count from which the fused add stores its residual item by item (rows of up to 512 vectors,
+// a power of two, where the re-read above never applies: still one switch per problem).
 constexpr std::int64_t kPerItemStoreRows = 8192;
 // Threads per row for `vectors` vectors: two per thread, at most 1024 threads.
 int threads_for(std::int64_t vectors);
