@@ -373,23 +373,19 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     } else if (row_vectors > 512 && row_vectors < 1024 && p.rows >= kPinWeightRows &&
                (!info.residual || row_vectors <= 768)) {
       hold(128, 1);
-    } else if (row_vectors > 1024 && row_vectors < 2048) {
-      if (info.residual && p.rows >= kPinWeightRows) {
+    } else if (row_vectors > 1024 && row_vectors < 2048 && p.rows >= kPinWeightRows) {
+      if (info.residual) {
         hold(512, 1);
         c.min_blocks = declared_ctas(2);
-      } else if (!info.residual && p.rows >= kPinWeightRows) {
-        if (row_vectors <= 1280) {
-          hold(256, 1);
-        } else {
-          c.threads_per_row = 512;
-          c.rows_per_block = 1;
-          c.min_blocks = 0;
-          // From kHintedWideRows to kBulkRowsRmsnorm rows held, the weight loaded after the
-          // reduction (residency 1); re-read otherwise.
-          const bool late_weight = p.rows >= kHintedWideRows && p.rows < kBulkRowsRmsnorm;
-          c.residency = late_weight ? 1 : 2;
-          c.loads = late_weight ? 0 : 3;
-        }
+      } else if (row_vectors <= 1280) {
+        hold(256, 1);
+      } else {
+        hold(512, 1);
+        // From kHintedWideRows to kBulkRowsRmsnorm rows held, the weight loaded after the
+        // reduction (residency 1); re-read with the hints by pass otherwise.
+        const bool late_weight = p.rows >= kHintedWideRows && p.rows < kBulkRowsRmsnorm;
+        c.residency = late_weight ? 1 : 2;
+        c.loads = late_weight ? 0 : 3;
       }
     }
   }
