@@ -156,6 +156,27 @@ TEST_CASE("wide rows staged in shared memory: the kernel opts in once, each laun
   CHECK(fake().smem_optins() == optins + 1);
 }
 
+TEST_CASE("staged shares of 48 KiB opt in too: the default bounds static and dynamic shared memory together",
+          "[launch]") {
+  // The fused add's bf16 rows of 196608 on 16 CTAs: shares of 12288 elements of x and r, 48 KiB
+  // exactly, to which the kernel's static shared memory adds. Without the opt-in the launch
+  // failed (CUDA_ERROR_INVALID_VALUE on the H200, session 26).
+  const detail::KernelConfig c = heuristic(Op::fused_add_rmsnorm, detail::kBulkRowsWide, 196608);
+  REQUIRE(c.residency == 3);
+  const std::int64_t smem = detail::staged_smem_bytes(c);
+  REQUIRE(smem == 48 * 1024);
+  const long optins = fake().smem_optins();
+  FusedAddRmsnormArgs a;
+  a.input = make_tensor(ptr(kIn), DType::bf16, {detail::kBulkRowsWide, 196608});
+  a.residual = make_tensor(ptr(kRes), DType::bf16, {detail::kBulkRowsWide, 196608});
+  a.weight = make_tensor(ptr(kW), DType::bf16, {196608});
+  a.eps = 1e-6;
+  fused_add_rmsnorm(a);
+  CHECK(fake().last().shared_bytes == unsigned(smem));
+  CHECK(fake().smem_optins() == optins + 1);
+  CHECK(fake().last_smem_optin() == smem);
+}
+
 TEST_CASE("the widest staged rows launch 16-CTA clusters, opted in once at load", "[launch]") {
   // rmsnorm 262144 from kBulkRowsWide rows: 16 CTAs of 128 threads on sm_90 (heuristics.cpp,
   // kWideReadVectors), a non-portable cluster size; 131072 stays on 4 portable CTAs.
