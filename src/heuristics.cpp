@@ -297,11 +297,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.loads = 3;
     c.min_blocks = declared_ctas(4);
   }
-  // Rows whose vector count is not a power of two (16-bit types; fp32 rows of 513-1280 4-byte
-  // vectors, see the end of this comment): the rules above round the
-  // threads up and leave the last item part-filled (hidden 5120 on 512 threads: 1.25 items), and
-  // rmsnorm's bulk re-read was tuned on rows of 512 and 1024 vectors. Fewer threads holding the
-  // row ran faster. H200, bf16, median us, interleaved in one process, default then / this
+  // Rows whose vector count is not a power of two (timed in 16-bit types; fp32 at the end of this
+  // comment): the rules above round the threads up and leave the last item part-filled (hidden
+  // 5120 on 512 threads: 1.25 items), and rmsnorm's bulk re-read was tuned on rows of 512 and
+  // 1024 vectors. Fewer threads holding the row ran faster. H200, bf16, median us, interleaved in one process, default then / this
   // (session 24, docs/results/h200-2026-12-01-s24, npot-call6.txt, narrow-fused-call5.txt):
   // - rmsnorm rows of 513-1023 vectors (hidden 5120-7168) from kPinWeightRows rows, 128 threads,
   //   plain loads: 5120 x 256 5.73/5.57, 512 7.46/6.50, 2048 14.46/13.06, 8192 55.52/39.94 (re-read
@@ -351,11 +350,23 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // median us, default then / this, f32-call2.txt): rmsnorm 2560 x 512 7.36/6.56, 8192
   // 51.42/38.75, 32768 201.34/158.62 (the re-read then); 5120 x 512 9.31/8.67, 8192 87.81/81.66,
   // 32768 344.22/321.57; the fused add 2560 x 512 8.96/8.67, 32768 318.62/320.35; 5120 x 512
-  // 13.98/13.66, 32768 639.84/640.13. At 1792 (7168) they lost 1-3 % (rmsnorm 32768 rows 440.58
-  // on 512 threads held, 450.18 on 256; the fused add 512 rows 16.64/17.09), so wider fp32 rows
-  // keep the rules above; fp32 rows of 257-511 vectors were not measured.
-  const bool npot_layouts = dtype_size(c.input_dtype) == 2 || (row_vectors > 512 && row_vectors <= 1280);
-  if (c.cluster == 1 && c.split == 1 && npot_layouts && (row_vectors & (row_vectors - 1)) != 0) {
+  // 13.98/13.66, 32768 639.84/640.13. The other fp32 rows (session 26,
+  // docs/results/h200-2026-12-01-s26, f32-narrow-*-call2.txt, f32-wide-*-call2.txt; fp32, median
+  // us, interleaved in one process, default then / this):
+  // - rmsnorm's rows of 257-511 4-vectors (hidden 1152-1920) from kPinWeightRows rows on 128
+  //   threads holding the row, not bf16's 64 x 2 with the re-read's hints (1-3 % behind 128 at
+  //   8192-32768 rows, 3-11 % at 2048): 1152 x 2048 8.54/8.16, 8192 23.14/19.94, 32768
+  //   81.92/70.69; 1536 x 2048 9.57/9.34, 8192 27.68/24.70, 32768 101.50/94.62; 1920 x 2048
+  //   10.88/10.66, 8192 32.80/30.24, 32768 120.16/118.91; 512 rows within +-1.1 %. The fused
+  //   add's alike, as bf16's: 1152 x 2048 12.80/12.32, 32768 145.95/143.94; 1536 x 8192
+  //   50.40/49.15; 1920 x 8192 62.18/61.38, but 512 rows 7.39/7.62.
+  // - rows of 1281-2047 4-vectors (hidden 6144, 7168): the fused add as bf16's, within -1.5/+0.8 %
+  //   (6144 x 512 15.26/15.04, 32768 773.50/770.82; 7168 x 512 16.67/16.80, 32768 901.50/900.48);
+  //   rmsnorm as bf16's from kHintedWideRows rows: 6144 x 2048 25.18/24.93, 8192 95.94/95.10,
+  //   32768 384.99/375.74; 7168 x 2048 29.92/28.93, 8192 111.39/111.78, 32768 438.46/439.78.
+  //   Below, bf16's re-read lost (6144 x 512 9.41/9.76): fp32 keeps 512 threads holding the row.
+  const bool fp32 = dtype_size(c.input_dtype) == 4;
+  if (c.cluster == 1 && c.split == 1 && (row_vectors & (row_vectors - 1)) != 0) {
     auto hold = [&](int threads, int rows_per_block) {
       c.threads_per_row = threads;
       c.rows_per_block = rows_per_block;
@@ -364,7 +375,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       c.min_blocks = 0;
     };
     if (row_vectors > 256 && row_vectors < 512) {
-      if (info.residual && p.rows >= kPinWeightRows) {
+      if ((info.residual || fp32) && p.rows >= kPinWeightRows) {
         hold(128, 1);
       } else if (!info.residual && p.rows >= kBulkRowsRmsnorm) {
         hold(64, 2);
@@ -379,7 +390,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
         c.min_blocks = declared_ctas(2);
       } else if (row_vectors <= 1280) {
         hold(256, 1);
-      } else {
+      } else if (!fp32 || p.rows >= kHintedWideRows) {
         hold(512, 1);
         // From kHintedWideRows to kBulkRowsRmsnorm rows held, the weight loaded after the
         // reduction (residency 1); re-read with the hints by pass otherwise.

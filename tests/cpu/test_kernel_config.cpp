@@ -1277,29 +1277,32 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
     const bool fused = op_info(op).residual;
     for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
       p.dtype = p.weight_dtype = dt;
-      for (std::int64_t h : {2048, 2560, 3072, 3584, 4096, 5120, 5376, 6144, 7168, 8192, 10240, 12288, 14336, 16384}) {
+      for (std::int64_t h : {1152, 1536, 1920, 2048, 2560, 3072, 3584, 4096, 5120, 5376, 6144, 7168, 8192, 10240, 12288,
+                             14336, 16384}) {
         p.hidden = h;
-        for (std::int64_t rows : {kFewRowsMax + 1, kPinWeightRows - 1, kPinWeightRows, kKeepOutRows,
+        for (std::int64_t rows : {kFewRowsMax + 1, kPinWeightRows - 1, kPinWeightRows, kHintedWideRows - 1, kKeepOutRows,
                                   kBulkRowsRmsnorm - 1, kBulkRowsRmsnorm, std::int64_t(1) << 20}) {
           p.rows = rows;
           const KernelConfig c = choose_config(p, 0, Arch{90});
           INFO(slug(c));
           const std::int64_t v = c.hidden / c.vec;
           const bool npot = (v & (v - 1)) != 0;
-          // 16-bit rows, and fp32 rows of 513-1280 4-byte vectors.
-          const bool layouts = npot && (dtype_size(dt) == 2 || (v > 512 && v <= 1280));
+          const bool layouts = npot;
+          const bool fp32 = dtype_size(dt) == 4;
           const bool pinned = rows >= kPinWeightRows;
           // From kPinWeightRows rows: 513-1023 vectors (the fused add up to 768) and the fused
-          // add's 257-511 on 128 threads; rmsnorm's 1025-1280 on 256; all holding the row.
+          // add's (and fp32 rmsnorm's) 257-511 on 128 threads; rmsnorm's 1025-1280 on 256; all
+          // holding the row.
           const bool t128 = layouts && pinned &&
-                            ((v > 512 && v < 1024 && (!fused || v <= 768)) || (fused && v > 256 && v < 512));
+                            ((v > 512 && v < 1024 && (!fused || v <= 768)) || ((fused || fp32) && v > 256 && v < 512));
           const bool t256 = layouts && pinned && !fused && v > 1024 && v <= 1280;
-          // rmsnorm's 1281-2047 vectors re-read on 512 threads.
-          const bool reread = layouts && pinned && !fused && v > 1280 && v < 2048;
+          // rmsnorm's 1281-2047 vectors re-read on 512 threads (fp32 from kHintedWideRows rows).
+          const bool reread = layouts && pinned && !fused && v > 1280 && v < 2048 && (!fp32 || rows >= kHintedWideRows);
           // The fused add's 1025-2047 vectors held on 512 threads, declared for 2 CTAs an SM.
           const bool wide_held = layouts && pinned && fused && v > 1024 && v < 2048;
-          // rmsnorm's 257-511 vectors where the bulk re-read took them: 64 threads, 2 rows a block.
-          const bool short_bulk = layouts && !fused && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm;
+          // 16-bit rmsnorm's 257-511 vectors where the bulk re-read took them: 64 threads, 2 rows a
+          // block.
+          const bool short_bulk = layouts && !fused && !fp32 && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm;
           // The fused add's other 16-bit rows of 513-1023 vectors stay on 512 threads, 2 CTAs an SM.
           const bool declared = fused && dtype_size(dt) == 2 && v > 512 && v < 1024 && !t128;
           if (t128 || t256) {

@@ -463,6 +463,13 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 2560, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::fused_add_rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
+                           // fp32 rows of 257-511 4-vectors on 128 threads, 1281-2047 as 16-bit
+                           // rows (rmsnorm from kHintedWideRows rows)
+                           Switch{Op::rmsnorm, 1536, normjit::detail::kPinWeightRows, DType::f32},
+                           Switch{Op::gemma_fused_add_rmsnorm, 1920, normjit::detail::kPinWeightRows, DType::f32},
+                           Switch{Op::rmsnorm, 6144, normjit::detail::kHintedWideRows, DType::f32},
+                           Switch{Op::rmsnorm, 7168, normjit::detail::kBulkRowsRmsnorm, DType::f32},
+                           Switch{Op::fused_add_rmsnorm, 7168, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
@@ -486,7 +493,12 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
                            // fp32 16-CTA shares of 32 KiB under the shared-memory floor of 6
                            Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide, DType::f32},
-                           Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32}}) {
+                           Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
+                           // staged shares of exactly 48 KiB, which need the shared-memory opt-in
+                           // as larger ones do (runtime.cpp: Runtime::load)
+                           Switch{Op::fused_add_rmsnorm, 196608, normjit::detail::kBulkRowsWide},
+                           Switch{Op::rmsnorm, 196608, normjit::detail::kBulkRowsWide, DType::f32},
+                           Switch{Op::fused_add_rmsnorm, 98304, normjit::detail::kBulkRowsWide, DType::f32}}) {
     const bool fused = normjit::detail::op_info(sw.op).residual;
     for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
       RmsCase c;
@@ -624,12 +636,13 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk copies)", "[gpu][r
   };
   // One CTA per row (4 stages of 2 items at 4096 on 256 threads, 2 stages of 1 item at 32768 on
   // 1024), 2- and 8-CTA clusters with the evict-first hint (the fused add's 8 x 128 KiB shares at
-  // 262144), several rows per block with 4-vector rows of fp32 (below).
+  // 262144), several rows per block with 4-vector rows of fp32 (below; 48 KiB of shares exactly at
+  // the fused add's 1536 and rmsnorm's 3072).
   const Staged kStaged[] = {{256, 1, 0, 0, {4096, 16384, 32768}},
                             {1024, 1, 1, 0, {16384, 32768}},
                             {128, 2, 1, 0, {16384, 65536}},
                             {256, 8, 0, 0, {262144}},
-                            {32, 1, 0, 4, {256, 4096}}};
+                            {32, 1, 0, 4, {256, 1536, 3072, 4096}}};
   for (Op op : normjit::all_ops()) {
     const bool fused = normjit::detail::op_info(op).residual;
     for (const Staged& st : kStaged) {
