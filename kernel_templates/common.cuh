@@ -154,6 +154,70 @@ template <int kPolicy, class C> __device__ __forceinline__ C load_chunk(const C*
 }
 #undef NORMJIT_LD_HINTED
 
+// load_chunk under a predicate: the value, or zero where `pred` is false (nothing is read there,
+// so p may point past the row). Policies 2-4 are asm volatile, which the compiler neither
+// speculates nor predicates: `if (in_row) load` became a branch, and ptxas put it after the
+// uses of the earlier items' loads, so a part-filled last item (rmsnorm 14336 re-read on 512
+// threads: 3.5 items) left for memory a round trip after the others (sm_90a SASS; plain loads
+// were predicated already). Here the predicate is PTX's, `@p ld`, as in Triton's masked loads.
+// NORMJIT_LD_IF_HINTED(EVICT): with an L1 and an L2 evict-EVICT policy (load_chunk's 3 and 4);
+// NORMJIT_LD_IF_NA: L1::no_allocate (load_chunk's 2). `on` is the predicate, v starts at zero.
+#define NORMJIT_PRED(N) "{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %" #N ", 0;\n\t@p "
+#define NORMJIT_LD_IF_HINTED(EVICT)                                                                     \
+  if constexpr (sizeof(C) == 16) {                                                                      \
+    asm volatile(NORMJIT_PRED(4) "ld.global.L1::" EVICT ".L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%5], %6;\n\t}" \
+                 : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w) : "r"(on), "l"(p), "l"(policy));              \
+  } else if constexpr (sizeof(C) == 8) {                                                                \
+    asm volatile(NORMJIT_PRED(2) "ld.global.L1::" EVICT ".L2::cache_hint.v2.u32 {%0, %1}, [%3], %4;\n\t}"    \
+                 : "+r"(v.x), "+r"(v.y) : "r"(on), "l"(p), "l"(policy));                                  \
+  } else if constexpr (sizeof(C) == 4) {                                                                \
+    asm volatile(NORMJIT_PRED(1) "ld.global.L1::" EVICT ".L2::cache_hint.u32 %0, [%2], %3;\n\t}"            \
+                 : "+r"(v) : "r"(on), "l"(p), "l"(policy));                                              \
+  } else if constexpr (sizeof(C) == 2) {                                                                \
+    asm volatile(NORMJIT_PRED(1) "ld.global.L1::" EVICT ".L2::cache_hint.u16 %0, [%2], %3;\n\t}"          \
+                 : "+h"(v) : "r"(on), "l"(p), "l"(policy));                                              \
+  } else {                                                                                              \
+    u16 w = 0;                                                                                          \
+    asm volatile(NORMJIT_PRED(1) "ld.global.L1::" EVICT ".L2::cache_hint.u8 %0, [%2], %3;\n\t}"           \
+                 : "+h"(w) : "r"(on), "l"(p), "l"(policy));                                              \
+    v = C(w);                                                                                           \
+  }
+#define NORMJIT_LD_IF_NA                                                                                \
+  if constexpr (sizeof(C) == 16) {                                                                      \
+    asm volatile(NORMJIT_PRED(4) "ld.global.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%5];\n\t}"            \
+                 : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w) : "r"(on), "l"(p));                          \
+  } else if constexpr (sizeof(C) == 8) {                                                                \
+    asm volatile(NORMJIT_PRED(2) "ld.global.L1::no_allocate.v2.u32 {%0, %1}, [%3];\n\t}"                    \
+                 : "+r"(v.x), "+r"(v.y) : "r"(on), "l"(p));                                              \
+  } else if constexpr (sizeof(C) == 4) {                                                                \
+    asm volatile(NORMJIT_PRED(1) "ld.global.L1::no_allocate.u32 %0, [%2];\n\t}" : "+r"(v) : "r"(on), "l"(p)); \
+  } else if constexpr (sizeof(C) == 2) {                                                                \
+    asm volatile(NORMJIT_PRED(1) "ld.global.L1::no_allocate.u16 %0, [%2];\n\t}" : "+h"(v) : "r"(on), "l"(p)); \
+  } else {                                                                                              \
+    u16 w = 0;                                                                                          \
+    asm volatile(NORMJIT_PRED(1) "ld.global.L1::no_allocate.u8 %0, [%2];\n\t}" : "+h"(w) : "r"(on), "l"(p)); \
+    v = C(w);                                                                                           \
+  }
+template <int kPolicy, class C> __device__ __forceinline__ C load_chunk_if(const C* p, bool pred) {
+  static_assert(kPolicy >= 2 && kPolicy <= 4, "policies 2-4; plain and streaming loads take if (pred) load_chunk");
+  C v = C();
+  const int on = pred;
+  if constexpr (kPolicy == 2) {
+    NORMJIT_LD_IF_NA
+  } else {
+    const u64 policy = l2_policy<kPolicy == 3>();
+    if constexpr (kPolicy == 3) {
+      NORMJIT_LD_IF_HINTED("evict_last")
+    } else {
+      NORMJIT_LD_IF_HINTED("evict_first")
+    }
+  }
+  return v;
+}
+#undef NORMJIT_PRED
+#undef NORMJIT_LD_IF_HINTED
+#undef NORMJIT_LD_IF_NA
+
 // N elements of T kept in their storage format (half the registers of fp32 for 16-bit types)
 // and converted to fp32 on use.
 template <class T, int N> struct Packed {
@@ -169,6 +233,14 @@ template <class T, int N> struct Packed {
     const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = load_chunk<kPolicy>(src + i);
+  }
+  // load_act with policy 2-4 where `pred`, zero elsewhere, without a branch around the load
+  // (load_chunk_if). Plain and streaming loads stay `if (pred) load_act`: the compiler predicates
+  // those itself.
+  template <int kPolicy> __device__ __forceinline__ void load_act_if(const T* p, bool pred) {
+    const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
+#pragma unroll
+    for (int i = 0; i < VB::kChunks; ++i) u.c[i] = load_chunk_if<kPolicy>(src + i, pred);
   }
   // Load from shared memory (a staged row, residency 3).
   __device__ __forceinline__ void load_shared(const T* p) {

@@ -179,8 +179,12 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
     const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
-      if (row < p.rows && in_row(it)) xs[r][it].template load_act<Cfg::kLoads>(x_row + col_of(it));
-      else xs[r][it].zero();
+      if constexpr (Cfg::kLoads >= 2) {  // a predicated load, not a branch (common.cuh: load_chunk_if)
+        xs[r][it].template load_act_if<Cfg::kLoads>(x_row + col_of(it), row < p.rows && in_row(it));
+      } else {
+        if (row < p.rows && in_row(it)) xs[r][it].template load_act<Cfg::kLoads>(x_row + col_of(it));
+        else xs[r][it].zero();
+      }
     }
   }
   if constexpr (!Cfg::kWeightFirst) load_weight();
@@ -333,11 +337,22 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // re-read; they differ only for loads = 3.
   constexpr int kOnce = Cfg::kLoads == 3 ? 4 : Cfg::kLoads;
   constexpr int kFirst = Cfg::kLoads == 3 ? 3 : Cfg::kLoads;
+  // Loads whose lanes may fall outside the row (a part-filled last item, rows past the end) with
+  // policies 2-4 are predicated, not branched around (common.cuh: load_chunk_if); plain and
+  // streaming ones keep `if`, which the compiler predicates.
+  constexpr bool kPredicated = Cfg::kLoads >= 2 && !kStaged && !(kExact && kRows == 1);
   // One vector of x or r with the pass's policy; `again`: the row will be read again (first pass
   // of residency 2).
   auto load_part = [&](Packed<T, kVec>& dst, const T* src, bool again) {
     if (kFirst != kOnce && again) dst.template load_act<kFirst>(src);
     else dst.template load_act<kOnce>(src);
+  };
+  // The same where `live`, zero elsewhere, predicated.
+  auto load_part_if = [&](Packed<T, kVec>& dst, const T* src, bool again, bool live) {
+    if constexpr (kPredicated) {
+      if (kFirst != kOnce && again) dst.template load_act_if<kFirst>(src, live);
+      else dst.template load_act_if<kOnce>(src, live);
+    }
   };
   // The fp32 values the norm sees of item `it` as loaded (x, and r for the fused add): x, or
   // h = x + r; with `store_residual` the fused add also writes cvt_T(h) back to the residual.
@@ -357,13 +372,18 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
     const int at = (it * kGroup + lane) * kVec;  // within the share
     Packed<T, kVec> x, r;
-    if (!active || !in_row(it)) x.zero();
-    else if constexpr (kStaged) x.load_shared(x_stage + at);
-    else load_part(x, x_row + col_of(it), again);
-    if constexpr (Cfg::kResidual) {
-      if (!active || !in_row(it)) r.zero();
-      else if constexpr (kStaged) r.load_shared(r_stage + at);
-      else load_part(r, r_row + col_of(it), again);
+    if constexpr (kPredicated) {
+      load_part_if(x, x_row + col_of(it), again, active && in_row(it));
+      if constexpr (Cfg::kResidual) load_part_if(r, r_row + col_of(it), again, active && in_row(it));
+    } else {
+      if (!active || !in_row(it)) x.zero();
+      else if constexpr (kStaged) x.load_shared(x_stage + at);
+      else load_part(x, x_row + col_of(it), again);
+      if constexpr (Cfg::kResidual) {
+        if (!active || !in_row(it)) r.zero();
+        else if constexpr (kStaged) r.load_shared(r_stage + at);
+        else load_part(r, r_row + col_of(it), again);
+      }
     }
     item_values(it, x, r, v, store_residual);
   };
@@ -378,11 +398,16 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
     constexpr bool kPerItem = Cfg::kResidual && Cfg::kStores == 1;
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
-      if (active && in_row(it)) xs[it].template load_act<kOnce>(x_row + col_of(it));
-      else xs[it].zero();
-      if constexpr (Cfg::kResidual) {
-        if (active && in_row(it)) rs[it].template load_act<kOnce>(r_row + col_of(it));
-        else rs[it].zero();
+      if constexpr (kPredicated) {
+        xs[it].template load_act_if<kOnce>(x_row + col_of(it), active && in_row(it));
+        if constexpr (Cfg::kResidual) rs[it].template load_act_if<kOnce>(r_row + col_of(it), active && in_row(it));
+      } else {
+        if (active && in_row(it)) xs[it].template load_act<kOnce>(x_row + col_of(it));
+        else xs[it].zero();
+        if constexpr (Cfg::kResidual) {
+          if (active && in_row(it)) rs[it].template load_act<kOnce>(r_row + col_of(it));
+          else rs[it].zero();
+        }
       }
       if constexpr (kEarlyWeight && !Cfg::kWeightFirst) load_weight(it);
       if constexpr (kPerItem) {

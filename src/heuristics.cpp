@@ -362,9 +362,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   //   50.40/49.15; 1920 x 8192 62.18/61.38, but 512 rows 7.39/7.62.
   // - rows of 1281-2047 4-vectors (hidden 6144, 7168): the fused add as bf16's, within -1.5/+0.8 %
   //   (6144 x 512 15.26/15.04, 32768 773.50/770.82; 7168 x 512 16.67/16.80, 32768 901.50/900.48);
-  //   rmsnorm as bf16's from kHintedWideRows rows: 6144 x 2048 25.18/24.93, 8192 95.94/95.10,
-  //   32768 384.99/375.74; 7168 x 2048 29.92/28.93, 8192 111.39/111.78, 32768 438.46/439.78.
-  //   Below, bf16's re-read lost (6144 x 512 9.41/9.76): fp32 keeps 512 threads holding the row.
+  //   rmsnorm held with the weight late from kHintedWideRows to kBulkRowsRmsnorm rows, as bf16's:
+  //   6144 x 2048 25.18/24.93, 7168 x 2048 29.92/28.93. bf16's re-read elsewhere: at 512 rows it
+  //   lost (6144 9.41/9.76), from 8192 rows mixed (6144 x 32768 384.99/375.74, 7168 x 32768
+  //   438.46/439.78, and 448.22 with the predicated loads of the rule below), so fp32 keeps 512
+  //   threads holding the row there.
   const bool fp32 = dtype_size(c.input_dtype) == 4;
   if (c.cluster == 1 && c.split == 1 && (row_vectors & (row_vectors - 1)) != 0) {
     auto hold = [&](int threads, int rows_per_block) {
@@ -390,13 +392,29 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
         c.min_blocks = declared_ctas(2);
       } else if (row_vectors <= 1280) {
         hold(256, 1);
-      } else if (!fp32 || p.rows >= kHintedWideRows) {
-        hold(512, 1);
+      } else {
         // From kHintedWideRows to kBulkRowsRmsnorm rows held, the weight loaded after the
-        // reduction (residency 1); re-read with the hints by pass otherwise.
+        // reduction (residency 1); re-read with the hints by pass otherwise (16-bit rows only).
         const bool late_weight = p.rows >= kHintedWideRows && p.rows < kBulkRowsRmsnorm;
-        c.residency = late_weight ? 1 : 2;
-        c.loads = late_weight ? 0 : 3;
+        if (late_weight || !fp32) {
+          hold(512, 1);
+          c.residency = late_weight ? 1 : 2;
+          c.loads = late_weight ? 0 : 3;
+        }
+        // A re-read row of more than 3 items a thread (1537-2047 vectors) is declared for 4 CTAs
+        // an SM: with its part-filled last item's load predicated (common.cuh: load_chunk_if),
+        // all 4 of the first pass's loads are in flight at once, and ptxas then took 36 registers
+        // (3 CTAs an SM) unless bounded to 32. H200, bf16, median us, the branched template (8abe787)
+        // / predicated / predicated and declared, one process each (session 26, call 3
+        // pred-rms-mid.txt; call 4 minb4-*.txt): 14336 x 512 11.20/12.61/11.07, 8192
+        // 112.22/117.66/112.35, 32768 440.35/454.82/439.39; 15360 x 512 11.65/13.09/11.52, 32768
+        // 474.56/470.66/472.83; 13312 x 8192 104.16/113.38/104.80. Where the predicate costs no
+        // occupancy it gained: 11264 x 512 9.82/9.34, 8192 91.39/87.20 (2.75 items); the one-CTA
+        // re-read of 1024 threads, 20480 x 2048 49.34/41.92, 8192 192.58/157.31, 28672 x 8192
+        // 225.50/222.75 (pred-rms-wide.txt); 3584 x 8192 on 64 threads x 2 rows 31.39/30.50. fp32
+        // rows of 1792 4-vectors re-read lost 1.3-2 % with it (439.62/448.22 at 32768 rows, declared
+        // or not), so fp32 keeps its rows held there.
+        if (c.residency == 2 && row_vectors > 3 * 512) c.min_blocks = declared_ctas(4);
       }
     }
   }

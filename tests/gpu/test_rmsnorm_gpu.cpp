@@ -350,7 +350,9 @@ TEST_CASE("forced configs: every load policy with held and re-read rows", "[gpu]
         o.loads = loads;
         o.residency = residency;
         normjit::detail::set_config_override(&o);
-        for (std::int64_t hidden : {4096, 8192}) {
+        // 100, 1000 and 14336: a part-filled last item, and (100, 1000) several rows a block, whose
+        // loads with policies 2 and 3 are predicated (common.cuh: load_chunk_if).
+        for (std::int64_t hidden : {100, 1000, 4096, 8192, 14336}) {
           for (std::int64_t rows : {1, 7, 1000}) {
             const RmsCase c = varied_case(op, rows, hidden);
             INFO(c.describe() << " loads " << loads << " residency " << residency);
@@ -459,6 +461,10 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 10240, normjit::detail::kPinWeightRows},
                            Switch{Op::gemma_rmsnorm, 12288, normjit::detail::kPinWeightRows},
                            Switch{Op::rmsnorm, 14336, normjit::detail::kHintedWideRows},  // weight late
+                           // re-read with a part-filled last item (predicated loads): 2.75 items on
+                           // 512 threads, 2.5 on the one-CTA 1024 of wide rows
+                           Switch{Op::rmsnorm, 11264, normjit::detail::kBulkRowsRmsnorm},
+                           Switch{Op::rmsnorm, 20480, normjit::detail::kHintedWideRows},
                            Switch{Op::rmsnorm, 12288, normjit::detail::kBulkRowsRmsnorm, DType::f16},
                            Switch{Op::rmsnorm, 2560, normjit::detail::kPinWeightRows, DType::f32},
                            Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
