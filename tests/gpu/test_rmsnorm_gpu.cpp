@@ -172,19 +172,26 @@ TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blo
     for (std::int64_t head_dim : {128, 256})
       check_per_head(op, dt, d::kOneVectorLaneRows / heads + 27, heads, head_dim, rng);
   // Forced on other shapes: 8-64 16-byte vectors, narrower vectors and partial items (100, 111),
-  // every output form, strides, a float weight, row counts below, at and above one block's rows.
-  for (const auto& [per, tpr] :
-       {std::pair{2, 4}, std::pair{2, 16}, std::pair{2, 32}, std::pair{4, 8}, std::pair{4, 16}, std::pair{8, 16}}) {
+  // every output form, strides, a float weight, row counts below, at and above one block's rows;
+  // some with load policies 2 and 3, whose loads past the rows' ends are predicated
+  // (common.cuh: load_chunk_if).
+  struct Shape {
+    int per, tpr, loads;
+  };
+  for (const Shape& sh : {Shape{2, 4, -1}, Shape{2, 16, -1}, Shape{2, 16, 3}, Shape{2, 32, -1}, Shape{4, 8, -1},
+                          Shape{4, 8, 2}, Shape{4, 16, -1}, Shape{8, 16, -1}, Shape{8, 16, 3}}) {
+    const int per = sh.per, tpr = sh.tpr;
     normjit::detail::ConfigOverride o;
     o.rows_per_thread = per;
     o.threads_per_row = tpr;
     o.residency = 0;
+    o.loads = sh.loads;
     normjit::detail::set_config_override(&o);
     for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
       for (std::int64_t hidden : {64, 100, 111, 128, 512}) {
         for (std::int64_t rows : {1, 7, 33, 1000, 3001}) {
           const RmsCase c = varied_case(op, rows, hidden);
-          INFO(c.describe() << " rows_per_thread " << per << ", tpr " << tpr);
+          INFO(c.describe() << " rows_per_thread " << per << ", tpr " << tpr << ", loads " << sh.loads);
           CHECK(run_rms_case(c, rng) == "");
         }
       }
