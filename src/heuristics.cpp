@@ -400,21 +400,22 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
           hold(512, 1);
           c.residency = late_weight ? 1 : 2;
           c.loads = late_weight ? 0 : 3;
+          // A re-read row of more than 3 items a thread (1537-2047 vectors) is declared for 4 CTAs
+          // an SM: with its part-filled last item's load predicated (common.cuh: load_chunk_if),
+          // all 4 of the first pass's loads are in flight at once, and ptxas then took 36 registers
+          // (3 CTAs an SM) unless bounded to 32. H200, bf16, median us, the branched template
+          // (8abe787) / predicated / predicated and declared, one process each (session 26,
+          // docs/results/h200-2026-12-01-s26, pred-rms-mid-call3.txt, minb4-*-call4.txt): 14336 x
+          // 512 11.20/12.61/11.07, 8192 112.22/117.66/112.35, 32768 440.35/454.82/439.39; 15360 x
+          // 512 11.65/13.09/11.52, 32768 474.56/470.66/472.83; 13312 x 8192 104.16/113.38/104.80.
+          // Where the predicate costs no occupancy it gained: 11264 x 512 9.82/9.34, 8192
+          // 91.39/87.20 (2.75 items); the one-CTA re-read of 1024 threads, 20480 x 2048
+          // 49.34/41.92, 8192 192.58/157.31, 28672 x 8192 225.50/222.75 (pred-rms-wide-call3.txt);
+          // 3584 x 8192 on 64 threads x 2 rows 31.39/30.50. fp32 rows of 1792 4-vectors re-read
+          // lost 1.3-2 % with it (439.62/448.22 at 32768 rows, declared or not), so fp32 keeps its
+          // rows held there.
+          if (!late_weight && row_vectors > 3 * 512) c.min_blocks = declared_ctas(4);
         }
-        // A re-read row of more than 3 items a thread (1537-2047 vectors) is declared for 4 CTAs an
-        // SM: with its part-filled last item's load predicated (common.cuh: load_chunk_if), all 4
-        // of the first pass's loads are in flight at once, and ptxas then took 36 registers (3 CTAs
-        // an SM) unless bounded to 32. H200, bf16, median us, the branched template (8abe787) /
-        // predicated / predicated and declared, one process each (session 26,
-        // docs/results/h200-2026-12-01-s26, pred-rms-mid-call3.txt, minb4-*-call4.txt): 14336 x 512
-        // 11.20/12.61/11.07, 8192 112.22/117.66/112.35, 32768 440.35/454.82/439.39; 15360 x 512
-        // 11.65/13.09/11.52, 32768 474.56/470.66/472.83; 13312 x 8192 104.16/113.38/104.80. Where
-        // the predicate costs no occupancy it gained: 11264 x 512 9.82/9.34, 8192 91.39/87.20 (2.75
-        // items); the one-CTA re-read of 1024 threads, 20480 x 2048 49.34/41.92, 8192
-        // 192.58/157.31, 28672 x 8192 225.50/222.75 (pred-rms-wide-call3.txt); 3584 x 8192 on 64
-        // threads x 2 rows 31.39/30.50. fp32 rows of 1792 4-vectors re-read lost 1.3-2 % with it
-        // (439.62/448.22 at 32768 rows, declared or not), so fp32 keeps its rows held there.
-        if (c.residency == 2 && row_vectors > 3 * 512) c.min_blocks = declared_ctas(4);
       }
     }
   }
@@ -513,7 +514,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 67.97/65.63 (8192 rows), 268.3/257.0 (32768); hidden 2048: 33.89/33.82, 128.8/129.3; but
   // 5.28/5.60 and 4.90/5.34 at 128 rows, and at hidden 16384 262.5/299.4 (8192 rows).
   // Rows of a power-of-two vector count only, as timed (rows of 257-511 lost, see above).
-  if (info.residual && c.residency < 2 && p.rows >= kPerItemStoreRows && vectors <= 512 && (vectors & (vectors - 1)) == 0)
+  if (info.residual && c.residency < 2 && p.rows >= kPerItemStoreRows && vectors <= 512 &&
+      (vectors & (vectors - 1)) == 0)
     c.stores = 1;
   // A few rows whose caller promised a static weight (ProblemSpec::static_weight, PDL on): the
   // weight is loaded before the wait for the previous kernel, so that after it the row's SM
