@@ -418,6 +418,29 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
         }
       }
     }
+    // From kRereadNpotRows rows, rmsnorm rows of 896-1280 vectors (hidden 7168-10240 in 16-bit
+    // types, 3584-5120 in fp32) re-read on 512 threads with the hints by pass, where they were held
+    // on 128 or 256 threads: torch.compile's plan at 7168 (1.75 items a thread), which lost before
+    // a part-filled item's hinted load was predicated (11f25a3) and now runs at its speed (ncu at
+    // 32768 x 7168: compile's kernel 215.81 us, this one 217.31, the held one 225.38). H200, median
+    // us, interleaved in one process, held / re-read (session 27, docs/results/h200-2026-12-01-s27,
+    // npot-reread-*-call2.txt, reread-*-call3.txt, two rounds): bf16 7168 x 8192 55.65/57.89, 12288
+    // 83.78/84.29, 16384 111.17/110.72, 32768 223.68/219.20; 9216 x 12288 107.39/106.53, 16384
+    // 142.21/140.93, 32768 284.42/280.80; 10240 x 8192 79.42/80.06, 12288 119.55/118.18, 16384
+    // 158.14/156.86, 32768 318.72/312.22; fp32 3584 x 8192 55.46/56.64, 16384 111.04/109.79, 32768
+    // 223.87/218.08; 4608 x 16384 143.84/140.58, 32768 287.81/280.45; 5120 x 16384 160.16/157.02,
+    // 32768 321.28/311.87. f16 and gemma alike at 8192-12288 rows (gemma bf16 7168 x 12288
+    // 83.78/85.82). Not rows of 768 vectors or fewer (1.5 items or fewer): 6144 x 32768
+    // 190.82/196.10, 5120 x 32768 159.01/177.12; nor 832 (6656) at 8192-12288 rows (51.58/53.89,
+    // 77.50/80.00; more rows not timed). 256 threads re-reading ran within 1 % of the held row at
+    // 5120-7168 and lost 2-4 % at 9216-10240 and in fp32.
+    if (!info.residual && row_vectors >= 896 && row_vectors <= 1280 && p.rows >= kRereadNpotRows) {
+      c.threads_per_row = 512;
+      c.rows_per_block = 1;
+      c.residency = 2;
+      c.loads = 3;
+      c.min_blocks = 0;
+    }
   }
   // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
   // split into 512-1024-thread CTAs holding the row ran at 62-77 % of copy at 1024 rows; what ran

@@ -43,6 +43,9 @@ constexpr std::int64_t kPinWeightRows = 256;
 constexpr std::int64_t kHintedWideRows = 2048;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
+// Row count from which rmsnorm rows of 896-1280 16-byte vectors (hidden 7168-10240 in 16-bit
+// types) are re-read on 512 threads rather than held on 128-256 (choose_rms_norm).
+constexpr std::int64_t kRereadNpotRows = 16384;
 // Row count from which rmsnorm rows of 16 16-byte vectors (head_dim 128) go four to a thread
 // (choose_rms_norm), two from kBulkRowsRmsnorm; rows of 8 (head_dim 64) four, one below.
 constexpr std::int64_t kFourRowsPerThreadRows = 131072;
@@ -53,7 +56,7 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
 // changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
-// kKeepOutRows (= kHintedWideRows), kBulkRowsRmsnorm, kFourRowsPerThreadRows (rmsnorm rows of
+// kKeepOutRows (= kHintedWideRows), kBulkRowsRmsnorm, kRereadNpotRows, kFourRowsPerThreadRows (rmsnorm rows of
 // 16 vectors: two rows a thread, then four; of 8: one, then four), kOneVectorLaneRows and the
 // thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
 // vectors take their many-rows layouts there, and kLateWeightRows stands for them (on sm_90+ they
@@ -63,7 +66,7 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
-                                         kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows,
+                                         kKeepOutRows, kBulkRowsRmsnorm, kRereadNpotRows, kFourRowsPerThreadRows,
                                          kOneVectorLaneRows, std::int64_t(1) << 40};
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two

@@ -1277,11 +1277,12 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
     const bool fused = op_info(op).residual;
     for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
       p.dtype = p.weight_dtype = dt;
-      for (std::int64_t h : {1152, 1536, 1920, 2048, 2560, 3072, 3584, 4096, 5120, 5376, 6144, 7168, 8192, 10240, 12288,
-                             14336, 16384}) {
+      for (std::int64_t h : {1152, 1536, 1920, 2048, 2560, 3072, 3584, 4096, 4608, 5120, 5376, 6144, 6656, 7168, 8192,
+                             9216, 10240, 12288, 14336, 16384}) {
         p.hidden = h;
         for (std::int64_t rows : {kFewRowsMax + 1, kPinWeightRows - 1, kPinWeightRows, kHintedWideRows - 1, kKeepOutRows,
-                                  kBulkRowsRmsnorm - 1, kBulkRowsRmsnorm, std::int64_t(1) << 20}) {
+                                  kBulkRowsRmsnorm - 1, kBulkRowsRmsnorm, kRereadNpotRows - 1, kRereadNpotRows,
+                                  std::int64_t(1) << 20}) {
           p.rows = rows;
           const KernelConfig c = choose_config(p, 0, Arch{90});
           INFO(slug(c));
@@ -1293,9 +1294,11 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
           // From kPinWeightRows rows: 513-1023 vectors (the fused add up to 768) and the fused
           // add's (and fp32 rmsnorm's) 257-511 on 128 threads; rmsnorm's 1025-1280 on 256; all
           // holding the row.
-          const bool t128 = layouts && pinned &&
+          // rmsnorm's 896-1280 vectors re-read on 512 threads from kRereadNpotRows rows instead.
+          const bool npot_reread = layouts && !fused && v >= 896 && v <= 1280 && rows >= kRereadNpotRows;
+          const bool t128 = layouts && pinned && !npot_reread &&
                             ((v > 512 && v < 1024 && (!fused || v <= 768)) || ((fused || fp32) && v > 256 && v < 512));
-          const bool t256 = layouts && pinned && !fused && v > 1024 && v <= 1280;
+          const bool t256 = layouts && pinned && !npot_reread && !fused && v > 1024 && v <= 1280;
           // rmsnorm's 1281-2047 vectors re-read on 512 threads, but from kHintedWideRows to
           // kBulkRowsRmsnorm rows held with the weight late (fp32 only there).
           const bool late = rows >= kHintedWideRows && rows < kBulkRowsRmsnorm;
@@ -1315,6 +1318,13 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
             CHECK(c.stores == 0);
             CHECK(c.min_blocks == 0);
             CHECK(c.pin_weight);
+          } else if (npot_reread) {
+            CHECK(c.threads_per_row == 512);
+            CHECK(c.rows_per_block == 1);
+            CHECK(c.residency == 2);
+            CHECK(c.loads == 3);
+            CHECK(c.min_blocks == 0);
+            CHECK_FALSE(c.pin_weight);
           } else if (reread) {
             CHECK(c.threads_per_row == 512);
             CHECK(c.residency == (late ? 1 : 2));

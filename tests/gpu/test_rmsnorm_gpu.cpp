@@ -483,6 +483,11 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 6144, normjit::detail::kHintedWideRows, DType::f32},
                            Switch{Op::rmsnorm, 7168, normjit::detail::kBulkRowsRmsnorm, DType::f32},
                            Switch{Op::fused_add_rmsnorm, 7168, normjit::detail::kPinWeightRows, DType::f32},
+                           // rows of 896-1280 vectors re-read on 512 threads from kRereadNpotRows
+                           // (1.75 and 2.5 items, the last part-filled), in fp32 too
+                           Switch{Op::rmsnorm, 7168, normjit::detail::kRereadNpotRows},
+                           Switch{Op::gemma_rmsnorm, 10240, normjit::detail::kRereadNpotRows, DType::f16},
+                           Switch{Op::rmsnorm, 4608, normjit::detail::kRereadNpotRows, DType::f32},
                            Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
