@@ -376,6 +376,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       c.loads = 0;
       c.min_blocks = 0;
     };
+    // One row a block on `threads` threads, read twice with the L1/L2 hints by pass.
+    auto reread = [&](int threads) {
+      hold(threads, 1);
+      c.residency = 2;
+      c.loads = 3;
+    };
     if (row_vectors > 256 && row_vectors < 512) {
       if ((info.residual || fp32) && p.rows >= kPinWeightRows) {
         hold(128, 1);
@@ -396,10 +402,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
         // From kHintedWideRows to kBulkRowsRmsnorm rows held, the weight loaded after the
         // reduction (residency 1); re-read with the hints by pass otherwise (16-bit rows only).
         const bool late_weight = p.rows >= kHintedWideRows && p.rows < kBulkRowsRmsnorm;
-        if (late_weight || !fp32) {
+        if (late_weight) {
           hold(512, 1);
-          c.residency = late_weight ? 1 : 2;
-          c.loads = late_weight ? 0 : 3;
+          c.residency = 1;
+        } else if (!fp32) {
+          reread(512);
           // A re-read row of more than 3 items a thread (1537-2047 vectors) is declared for 4 CTAs
           // an SM: with its part-filled last item's load predicated (common.cuh: load_chunk_if),
           // all 4 of the first pass's loads are in flight at once, and ptxas then took 36 registers
@@ -414,7 +421,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
           // 3584 x 8192 on 64 threads x 2 rows 31.39/30.50. fp32 rows of 1792 4-vectors re-read
           // lost 1.3-2 % with it (439.62/448.22 at 32768 rows, declared or not), so fp32 keeps its
           // rows held there.
-          if (!late_weight && row_vectors > 3 * 512) c.min_blocks = declared_ctas(4);
+          if (row_vectors > 3 * 512) c.min_blocks = declared_ctas(4);
         }
       }
     }
@@ -434,13 +441,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 190.82/196.10, 5120 x 32768 159.01/177.12; nor 832 (6656) at 8192-12288 rows (51.58/53.89,
     // 77.50/80.00; more rows not timed). 256 threads re-reading ran within 1 % of the held row at
     // 5120-7168 and lost 2-4 % at 9216-10240 and in fp32.
-    if (!info.residual && row_vectors >= 896 && row_vectors <= 1280 && p.rows >= kRereadNpotRows) {
-      c.threads_per_row = 512;
-      c.rows_per_block = 1;
-      c.residency = 2;
-      c.loads = 3;
-      c.min_blocks = 0;
-    }
+    if (!info.residual && row_vectors >= 896 && row_vectors <= 1280 && p.rows >= kRereadNpotRows) reread(512);
   }
   // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
   // split into 512-1024-thread CTAs holding the row ran at 62-77 % of copy at 1024 rows; what ran

@@ -1288,26 +1288,25 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
           INFO(slug(c));
           const std::int64_t v = c.hidden / c.vec;
           const bool npot = (v & (v - 1)) != 0;
-          const bool layouts = npot;
           const bool fp32 = dtype_size(dt) == 4;
           const bool pinned = rows >= kPinWeightRows;
           // From kPinWeightRows rows: 513-1023 vectors (the fused add up to 768) and the fused
           // add's (and fp32 rmsnorm's) 257-511 on 128 threads; rmsnorm's 1025-1280 on 256; all
           // holding the row.
           // rmsnorm's 896-1280 vectors re-read on 512 threads from kRereadNpotRows rows instead.
-          const bool npot_reread = layouts && !fused && v >= 896 && v <= 1280 && rows >= kRereadNpotRows;
-          const bool t128 = layouts && pinned && !npot_reread &&
+          const bool npot_reread = npot && !fused && v >= 896 && v <= 1280 && rows >= kRereadNpotRows;
+          const bool t128 = npot && pinned && !npot_reread &&
                             ((v > 512 && v < 1024 && (!fused || v <= 768)) || ((fused || fp32) && v > 256 && v < 512));
-          const bool t256 = layouts && pinned && !npot_reread && !fused && v > 1024 && v <= 1280;
+          const bool t256 = npot && pinned && !npot_reread && !fused && v > 1024 && v <= 1280;
           // rmsnorm's 1281-2047 vectors re-read on 512 threads, but from kHintedWideRows to
           // kBulkRowsRmsnorm rows held with the weight late (fp32 only there).
           const bool late = rows >= kHintedWideRows && rows < kBulkRowsRmsnorm;
-          const bool reread = layouts && pinned && !fused && v > 1280 && v < 2048 && (!fp32 || late);
+          const bool reread = npot && pinned && !fused && v > 1280 && v < 2048 && (!fp32 || late);
           // The fused add's 1025-2047 vectors held on 512 threads, declared for 2 CTAs an SM.
-          const bool wide_held = layouts && pinned && fused && v > 1024 && v < 2048;
+          const bool wide_held = npot && pinned && fused && v > 1024 && v < 2048;
           // 16-bit rmsnorm's 257-511 vectors where the bulk re-read took them: 64 threads, 2 rows a
           // block.
-          const bool short_bulk = layouts && !fused && !fp32 && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm;
+          const bool short_bulk = npot && !fused && !fp32 && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm;
           // The fused add's other 16-bit rows of 513-1023 vectors stay on 512 threads, 2 CTAs an SM.
           const bool declared = fused && dtype_size(dt) == 2 && v > 512 && v < 1024 && !t128;
           if (t128 || t256) {
