@@ -406,6 +406,20 @@ std::string result_row(const std::string& opn, const std::string& dtn, const Sha
                      sh.T, sh.H, label, med, pct(us, 0.1), pct(us, 0.9), gbs, 100.0 * gbs / copy_gbs);
 }
 
+// A config that fails to compile, to launch or to compute the right output in a sweep or a compare
+// is reported on its own line and left out, so that one bad config does not hide the others. A
+// failure that took the CUDA context with it (a sticky error: every later call would fail too)
+// ends the run instead.
+void report_config_failure(const std::string& opn, const std::string& dtn, const Shape& sh, const std::string& config,
+                           const std::exception& e) {
+  fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} FAILED: {}\n", opn, dtn, sh.T, sh.H, config, e.what());
+  std::fflush(stdout);
+  const std::string what = fmt::format(
+      "the context check after config {} of {} {}x{} (the context is lost: nothing after it can run in this process)",
+      config, opn, sh.T, sh.H);
+  check(driver().cuCtxSynchronize(), what.c_str());
+}
+
 // One --compare entry, parsed once for every shape: the heuristic's config ("default" or "") or
 // an override in --config's syntax.
 struct CompareEntry {
@@ -424,9 +438,11 @@ std::vector<CompareEntry> parse_compare(const std::vector<std::string>& configs)
 }
 
 // bench --compare: `configs` timed against each other on one shape, interleaved
-// (time_interleaved). A config that does not fit the shape is reported and left out.
+// (time_interleaved). A config that does not fit the shape, or fails (report_config_failure), is
+// reported and left out; `failures` counts the latter.
 void run_compare(const std::vector<CompareEntry>& configs, const Shape& sh, const std::string& opn,
-                 const std::string& dtn, ShapeBench& b, CUstream s, L2Flush& flush, int reps, double copy_gbs) {
+                 const std::string& dtn, ShapeBench& b, CUstream s, L2Flush& flush, int reps, double copy_gbs,
+                 int* failures) {
   struct Candidate {
     const CompareEntry* entry;
     std::string label;
@@ -438,12 +454,17 @@ void run_compare(const std::vector<CompareEntry>& configs, const Shape& sh, cons
     try {
       c.label = config_label(sh);
       b.validate();
+      for (int i = 0; i < 3; ++i) b.call(i);
     } catch (const ValidationError& e) {
       detail::set_config_override(nullptr);
       fmt::print("{:<18} {:>5} {:>6} {:>6} {}: not valid here ({})\n", opn, dtn, sh.T, sh.H, c.entry->text, e.what());
       continue;
+    } catch (const std::exception& e) {
+      detail::set_config_override(nullptr);
+      ++*failures;
+      report_config_failure(opn, dtn, sh, c.entry->text, e);
+      continue;
     }
-    for (int i = 0; i < 3; ++i) b.call(i);
     cands.push_back(c);
   }
   detail::set_config_override(nullptr);
@@ -483,6 +504,7 @@ int run_bench(const BenchArgs& a) {
   fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9} {:>8} {:>8} {:>7} {:>6}\n", "op", "dtype",
              "tokens", "hidden", "config", "median_us", "p10_us", "p90_us", "GB/s", "%copy");
   std::mt19937_64 rng(std::random_device{}());
+  int failures = 0;  // configs that failed or did not fit (reported on their lines): exit status 1
   for (const std::string& opn : split(a.ops)) {
     Op op;
     if (!parse_op(opn, &op)) throw std::runtime_error("bench: unknown op " + opn);
@@ -634,7 +656,7 @@ int run_bench(const BenchArgs& a) {
               }
             }
           } else if (!a.compare.empty()) {
-            run_compare(compare, sh, opn, dtn, b, s, flush, a.reps, copy_gbs);
+            run_compare(compare, sh, opn, dtn, b, s, flush, a.reps, copy_gbs, &failures);
             continue;
           } else {
             variants.push_back(forced);
@@ -644,18 +666,31 @@ int run_bench(const BenchArgs& a) {
           for (const detail::ConfigOverride& o : variants) {
             detail::set_config_override(a.config.empty() && !a.sweep ? nullptr : &o);
             std::string label;
+            std::vector<double> us;
             try {
               label = config_label(sh);
               b.validate();
-            } catch (const ValidationError&) {
-              continue;  // not a valid config for this shape
+              for (int i = 0; i < 3; ++i) b.call(i);
+              // A sweep spends few samples on configs far behind the best so far (spilling ones
+              // run 2-10x slower and would dominate the sweep's time).
+              us = time_samples(s, flush, a.sweep ? 5 : a.reps, [&](int i) { b.call(i); });
+              if (a.sweep && !(median(us) > 1.5 * best_us))
+                us = time_samples(s, flush, a.reps, [&](int i) { b.call(i); }, /*warm_up=*/false);
+            } catch (const ValidationError& e) {
+              // A sweep tries every combination, many of them invalid for the shape by design; a
+              // shape or --config that is not valid is the user's error (reported, exit status 1).
+              if (!a.sweep) {
+                fmt::print("{:<18} {:>5} {:>6} {:>6} {}: not valid here ({})\n", opn, dtn, sh.T, sh.H,
+                           a.config.empty() ? "default" : a.config, e.what());
+                ++failures;
+              }
+              continue;
+            } catch (const std::exception& e) {
+              if (!a.sweep) throw;  // one config: its error is the command's
+              ++failures;
+              report_config_failure(opn, dtn, sh, label.empty() ? "?" : label, e);
+              continue;
             }
-            for (int i = 0; i < 3; ++i) b.call(i);
-            // A sweep spends few samples on configs far behind the best so far (spilling ones
-            // run 2-10x slower and would dominate the sweep's time).
-            auto us = time_samples(s, flush, a.sweep ? 5 : a.reps, [&](int i) { b.call(i); });
-            if (a.sweep && !(median(us) > 1.5 * best_us))
-              us = time_samples(s, flush, a.reps, [&](int i) { b.call(i); }, /*warm_up=*/false);
             const double med = median(us);
             if (med < best_us) best_label = label;
             best_us = std::min(best_us, med);
@@ -670,6 +705,10 @@ int run_bench(const BenchArgs& a) {
     }
   }
   d.cuStreamDestroy(s);
+  if (failures > 0) {
+    fmt::print(stderr, "bench: {} config(s) failed or were not valid (see the lines above)\n", failures);
+    return 1;
+  }
   return 0;
 }
 

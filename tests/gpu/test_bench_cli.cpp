@@ -1,0 +1,106 @@
+// `normjit bench --sweep` and `--compare` on a GPU when one config is broken: with a copy of the
+// kernel templates (NORMJIT_TEMPLATE_DIR) in which rmsnorm's kernels of one threads-per-row
+// count fail to compile, or trap (a sticky error that takes the CUDA context with it).
+#include <catch2/catch.hpp>
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "support/process.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// rms_norm.cuh's entry point, as the templates declare it; the copy renames it and wraps it.
+const char* const kEntry = "__device__ __forceinline__ void rms_norm(const NormParams& p) {";
+
+// A copy of kernel_templates whose rms_norm<Cfg> runs `guard` (device code that may name Cfg)
+// before the real body.
+std::string broken_templates(const std::string& tag, const std::string& guard) {
+  const fs::path dir = njtest::make_temp_dir(tag);
+  for (const auto& e : fs::directory_iterator(fs::path(NORMJIT_SOURCE_DIR) / "kernel_templates"))
+    fs::copy_file(e.path(), dir / e.path().filename());
+  const fs::path file = dir / "rms_norm.cuh";
+  std::stringstream in;
+  in << std::ifstream(file).rdbuf();
+  std::string text = in.str();
+  const size_t at = text.find(kEntry);
+  REQUIRE(at != std::string::npos);  // the entry's declaration changed: update kEntry
+  text.replace(at, std::string(kEntry).size(),
+               "__device__ __forceinline__ void rms_norm_unbroken(const NormParams& p) {");
+  text += fmt::format(
+      "\nnamespace normjit {{\ntemplate <class Cfg>\n{}\n  {}\n  rms_norm_unbroken<Cfg>(p);\n}}\n}}  // namespace normjit\n",
+      kEntry, guard);
+  std::ofstream(file) << text;
+  return dir.string();
+}
+
+njtest::ProcessResult bench(const std::string& templates, const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {NORMJIT_CLI_PATH, "bench", "--op", "rmsnorm", "--dtype", "bf16",
+                                   "--tokens", "64", "--hidden", "2048", "--reps", "5"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const std::string cache = njtest::make_temp_dir("bench-cli-cache");
+  auto r = njtest::run(argv, {{"NORMJIT_TEMPLATE_DIR", templates}, {"NORMJIT_CACHE_DIR", cache},
+                              {"NORMJIT_OFFLINE", ""}, {"NORMJIT_LOG", ""}});
+  fs::remove_all(cache);
+  return r;
+}
+
+int count_lines(const std::string& text, const std::regex& re) {
+  int n = 0;
+  std::istringstream ss(text);
+  for (std::string line; std::getline(ss, line);) n += std::regex_search(line, re);
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("bench --sweep reports a config that fails to compile and times the rest", "[gpu][bench]") {
+  const std::string dir =
+      broken_templates("bench-cli-compile", "static_assert(Cfg::kThreadsPerRow != 64, \"broken on purpose\");");
+  // Held rows with plain loads: 16-256 threads a row, two rows a thread, clusters and split rows.
+  const njtest::ProcessResult r = bench(dir, {"--sweep", "--config", "residency=0,loads=0"});
+  INFO(r.output);
+  CHECK(r.exit_code == 1);  // the run goes on, and its status says a config failed
+  const int failed = count_lines(r.output, std::regex(R"(^rmsnorm .* t64r\d+v8\S* FAILED: .*)"));
+  CHECK(failed >= 1);
+  CHECK(r.output.find("broken on purpose") != std::string::npos);
+  CHECK(count_lines(r.output, std::regex("FAILED")) == failed);  // only the broken configs
+  // Rows timed before and after the broken ones, and the sweep's verdict.
+  CHECK(count_lines(r.output, std::regex(R"(^rmsnorm +bf16 +64 +2048 +t32r)")) >= 1);
+  CHECK(count_lines(r.output, std::regex(R"(^rmsnorm +bf16 +64 +2048 +t(128|256)r\d+v8\S* +\d+\.\d+ )")) >= 1);
+  CHECK(count_lines(r.output, std::regex(R"(^best: rmsnorm bf16 64x2048 t\d+r)")) == 1);
+  CHECK(r.output.find(fmt::format("bench: {} config(s) failed", failed)) != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("bench --compare leaves out a config that fails to compile", "[gpu][bench]") {
+  const std::string dir =
+      broken_templates("bench-cli-compare", "static_assert(Cfg::kThreadsPerRow != 64, \"broken on purpose\");");
+  const njtest::ProcessResult r = bench(dir, {"--compare", "default;tpr=64,rpb=2;tpr=128,rpb=1"});
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(count_lines(r.output, std::regex(R"(^rmsnorm .* tpr=64,rpb=2 FAILED: .*)")) == 1);
+  CHECK(count_lines(r.output, std::regex(R"( x\d\.\d{3} +halves .*\[default\])")) == 1);
+  CHECK(count_lines(r.output, std::regex(R"( x\d\.\d{3} +halves .*\[tpr=128,rpb=1\])")) == 1);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("bench --sweep stops, saying why, when a config takes the context with it", "[gpu][bench]") {
+  const std::string dir =
+      broken_templates("bench-cli-trap", "if constexpr (Cfg::kThreadsPerRow == 32) __trap();");
+  const njtest::ProcessResult r = bench(dir, {"--sweep", "--config", "residency=0,loads=0"});
+  INFO(r.output);
+  CHECK(r.exit_code != 0);
+  CHECK(r.exit_code != -1);  // an error exit, not a crash
+  CHECK(count_lines(r.output, std::regex(R"(^rmsnorm .* t32r\d+v8\S* FAILED: .*)")) == 1);
+  CHECK(r.output.find("the context is lost") != std::string::npos);
+  CHECK(count_lines(r.output, std::regex(R"(^rmsnorm +bf16 +64 +2048 +t16r\d+v8\S* +\d+\.\d+ )")) >= 1);
+  CHECK(r.output.find("best:") == std::string::npos);
+  fs::remove_all(dir);
+}
