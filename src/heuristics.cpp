@@ -383,11 +383,34 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       c.loads = 3;
     };
     if (row_vectors > 256 && row_vectors < 512) {
+      // 16-bit rmsnorm (session 28, docs/results/h200-2026-12-01-s28; H200, median us,
+      // interleaved in one process, default then / this):
+      // - From kRereadNpotRows rows re-read with the hints by pass, on 128 threads where the last
+      //   of 2 items would be less than half filled (rows of up to 383 vectors; 2.25-2.5 items
+      //   on 128), else on 256 declared for 8 CTAs an SM (1.5-1.75 items), where 64 threads x 2
+      //   rows held them (reread-r1-call5.txt, reread-gemma-call5.txt, reread3072-call4.txt):
+      //   bf16 2304 x 16384 37.73/36.42, 32768 73.98/71.71; 2560 x 16384 41.60/40.26, 32768
+      //   82.53/79.49; 3072 x 16384 49.54/47.84, 32768 98.24/94.18 (49.92/48.22, 98.37/94.34 in
+      //   call 4); 3584 x 16384 58.05/56.45, 32768 114.85/109.73; f16 alike (2.6-4.4 %), gemma
+      //   3072 3.8-4.4 % (gemma 2304-2560 on 128 threads not timed). The other thread count lost
+      //   or gained less (256 at 2304-2560 up to 4.5 % slower than the default, 128 at 3072-3584
+      //   0.9-1.8 % behind 256); at 8192 rows neither gained (128: 0.987-1.033, 256:
+      //   0.996-1.066).
+      // - From kPinWeightRows rows, rows of up to 384 vectors (2304-3072) held on 128 threads,
+      //   not 256 (t128-r*-call5.txt, t64-r*-call4.txt): bf16 1024 rows 0.922-0.983 of the
+      //   default, 2048 0.957-0.993, 4096 0.974-0.994; f16 1024 rows 0.991-1.023, 2048
+      //   0.952-0.993, 4096 0.985-1.002; 256-512 rows within +-2.5 % either way. Rows of 448
+      //   (3584) gained nothing (0.979-1.036).
       if ((info.residual || fp32) && p.rows >= kPinWeightRows) {
         hold(128, 1);
+      } else if (!info.residual && p.rows >= kRereadNpotRows) {
+        reread(row_vectors < 384 ? 128 : 256);
+        if (row_vectors >= 384) c.min_blocks = declared_ctas(8);
       } else if (!info.residual && p.rows >= kBulkRowsRmsnorm) {
         hold(64, 2);
         c.loads = 3;  // as timed: the re-read's hints (choose_rms_norm's bulk rule) kept
+      } else if (!info.residual && row_vectors <= 384 && p.rows >= kPinWeightRows) {
+        hold(128, 1);
       }
     } else if (row_vectors > 512 && row_vectors < 1024 && p.rows >= kPinWeightRows &&
                (!info.residual || row_vectors <= 768)) {

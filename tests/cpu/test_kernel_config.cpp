@@ -898,15 +898,15 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
                                  c.split == 1 && c.rows_per_block == 1 && !fused_wide));
           CHECK((slug(c).find("-pw") != std::string::npos) == c.pin_weight);
           if (c.pin_weight) {
-            // It changes nothing else (but rows of 256 vectors, rmsnorm's of 512 and the fused
-            // add's of 257-511 (hidden 3000) sit on 256 threads below kPinWeightRows, on 128 from
-            // it).
+            // It changes nothing else (but rows of 256 vectors, rmsnorm's of 512, the fused add's
+            // of 257-511 and 16-bit rmsnorm's of 257-384 (hidden 3000) sit on 256 threads below
+            // kPinWeightRows, on 128 from it).
             KernelConfig plain = c;
             plain.pin_weight = false;
             KernelConfig below = pick(op, h, kPinWeightRows - 1, cc);
             below.prefetch = 0;  // decode sizes prefetch (the prefetch test below)
             const int vectors = c.hidden / c.vec;
-            const bool fused_narrow = op_info(op).residual && vectors > 256 && vectors < 512;
+            const bool fused_narrow = vectors > 256 && vectors < 512 && (op_info(op).residual || vectors <= 384);
             if (vectors == 256 || (vectors == 512 && !op_info(op).residual) || fused_narrow) {
               CHECK(below.threads_per_row == 256);
               CHECK(c.threads_per_row == 128);
@@ -1277,8 +1277,8 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
     const bool fused = op_info(op).residual;
     for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
       p.dtype = p.weight_dtype = dt;
-      for (std::int64_t h : {1152, 1536, 1920, 2048, 2560, 3072, 3584, 4096, 4608, 5120, 5376, 6144, 6656, 7168, 8192,
-                             9216, 10240, 12288, 14336, 16384}) {
+      for (std::int64_t h : {1152, 1536, 1920, 2048, 2304, 2560, 2816, 3072, 3328, 3584, 4096, 4608, 5120, 5376, 6144,
+                             6656, 7168, 8192, 9216, 10240, 12288, 14336, 16384}) {
         p.hidden = h;
         for (std::int64_t rows : {kFewRowsMax + 1, kPinWeightRows - 1, kPinWeightRows, kHintedWideRows - 1, kKeepOutRows,
                                   kBulkRowsRmsnorm - 1, kBulkRowsRmsnorm, kRereadNpotRows - 1, kRereadNpotRows,
@@ -1295,8 +1295,15 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
           // holding the row.
           // rmsnorm's 896-1280 vectors re-read on 512 threads from kRereadNpotRows rows instead.
           const bool npot_reread = npot && !fused && v >= 896 && v <= 1280 && rows >= kRereadNpotRows;
+          // 16-bit rmsnorm's 257-511 vectors: from kRereadNpotRows re-read on 128 threads (fewer
+          // than 384 vectors) or on 256 declared for 8 CTAs an SM; from kBulkRowsRmsnorm rows 64
+          // threads x 2 rows held (short_bulk below); below that, up to 384 vectors on 128 threads.
+          const bool short_reread = npot && !fused && !fp32 && v > 256 && v < 512 && rows >= kRereadNpotRows;
+          const bool short_bulk = npot && !fused && !fp32 && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm &&
+                                  !short_reread;
           const bool t128 = npot && pinned && !npot_reread &&
-                            ((v > 512 && v < 1024 && (!fused || v <= 768)) || ((fused || fp32) && v > 256 && v < 512));
+                            ((v > 512 && v < 1024 && (!fused || v <= 768)) || ((fused || fp32) && v > 256 && v < 512) ||
+                             (!fused && !fp32 && v > 256 && v <= 384 && rows < kBulkRowsRmsnorm));
           const bool t256 = npot && pinned && !npot_reread && !fused && v > 1024 && v <= 1280;
           // rmsnorm's 1281-2047 vectors re-read on 512 threads, but from kHintedWideRows to
           // kBulkRowsRmsnorm rows held with the weight late (fp32 only there).
@@ -1304,9 +1311,6 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
           const bool reread = npot && pinned && !fused && v > 1280 && v < 2048 && (!fp32 || late);
           // The fused add's 1025-2047 vectors held on 512 threads, declared for 2 CTAs an SM.
           const bool wide_held = npot && pinned && fused && v > 1024 && v < 2048;
-          // 16-bit rmsnorm's 257-511 vectors where the bulk re-read took them: 64 threads, 2 rows a
-          // block.
-          const bool short_bulk = npot && !fused && !fp32 && v > 256 && v < 512 && rows >= kBulkRowsRmsnorm;
           // The fused add's other 16-bit rows of 513-1023 vectors stay on 512 threads, 2 CTAs an SM.
           const bool declared = fused && dtype_size(dt) == 2 && v > 512 && v < 1024 && !t128;
           if (t128 || t256) {
@@ -1323,6 +1327,13 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
             CHECK(c.residency == 2);
             CHECK(c.loads == 3);
             CHECK(c.min_blocks == 0);
+            CHECK_FALSE(c.pin_weight);
+          } else if (short_reread) {
+            CHECK(c.threads_per_row == (v < 384 ? 128 : 256));
+            CHECK(c.rows_per_block == 1);
+            CHECK(c.residency == 2);
+            CHECK(c.loads == 3);
+            CHECK(c.min_blocks == (v < 384 ? 0 : 8));
             CHECK_FALSE(c.pin_weight);
           } else if (reread) {
             CHECK(c.threads_per_row == 512);

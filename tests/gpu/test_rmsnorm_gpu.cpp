@@ -488,6 +488,12 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 7168, normjit::detail::kRereadNpotRows},
                            Switch{Op::gemma_rmsnorm, 10240, normjit::detail::kRereadNpotRows, DType::f16},
                            Switch{Op::rmsnorm, 4608, normjit::detail::kRereadNpotRows, DType::f32},
+                           // 16-bit rmsnorm rows of 257-511 vectors: re-read from kRereadNpotRows on
+                           // 128 threads (2.25 items) or on 256 declared for 8 CTAs (1.75 items);
+                           // up to 384 vectors held on 128 threads from kPinWeightRows
+                           Switch{Op::rmsnorm, 2304, normjit::detail::kRereadNpotRows},
+                           Switch{Op::gemma_rmsnorm, 3584, normjit::detail::kRereadNpotRows, DType::f16},
+                           Switch{Op::rmsnorm, 3072, normjit::detail::kPinWeightRows, DType::f16},
                            Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
                            Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
