@@ -394,9 +394,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       //   call 4); 3584 x 16384 58.05/56.45, 32768 114.85/109.73; f16 alike (2.6-4.4 %), gemma
       //   3072 3.8-4.4 %. With the rule (rule-check-call7.txt), held 64 x 2 / this: 2816 x 16384
       //   45.82/44.61, 32768 90.24/87.78; 3328 x 32768 106.85/102.40; gemma 2304-3328 1.1-3.9 %.
-      //   The other thread count lost or gained less (256 at 2304-2816 0.7-9 % slower than 128,
-      //   128 at 3072-3584 0.7-1.8 % behind 256); at 8192 rows neither gained (128:
-      //   0.987-1.033, 256: 0.996-1.066).
+      //   The other thread count lost or gained less (256 at 2304-2816 1.2-9 % slower than 128;
+      //   128 at 3072-3584 up to 1.9 % slower than 256, 0.5 % faster once, at 3328 x 16384); at
+      //   8192 rows neither gained (128: 0.987-1.033, 256: 0.996-1.066).
       // - From kPinWeightRows rows, rows of up to 384 vectors (2304-3072) held on 128 threads,
       //   not 256 (t128-r*-call5.txt, t64-r*-call4.txt): bf16 1024 rows 0.922-0.983 of the
       //   default, 2048 0.957-0.993, 4096 0.974-0.994; f16 1024 rows 0.991-1.023, 2048
