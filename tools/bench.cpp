@@ -10,12 +10,15 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <random>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 
+#include "config_override.hpp"
 #include "cuda_driver.hpp"
 #include "normjit/normjit.hpp"
 #include "heuristics.hpp"
@@ -238,55 +241,6 @@ double copy_bandwidth(CUstream s, L2Flush& flush) {
   return 2.0 * double(bytes) / (median(us) * 1e-6) / 1e9;  // read + write, GB/s
 }
 
-detail::ConfigOverride parse_config(const std::string& text) {
-  detail::ConfigOverride o;
-  std::stringstream ss(text);
-  std::string kv;
-  while (std::getline(ss, kv, ',')) {
-    const size_t eq = kv.find('=');
-    if (eq == std::string::npos) throw std::runtime_error("bench --config: expected key=value, got " + kv);
-    const std::string k = kv.substr(0, eq);
-    std::string value = kv.substr(eq + 1);
-    if (k == "trigger") {  // by name (auto, early, end) or number
-      for (int t = 0; t <= 2; ++t)
-        if (value == detail::trigger_name(t)) value = std::to_string(t);
-    }
-    if (k == "prefetch") {  // by name (none, or weight, residual, input joined by '+') or number
-      if (const int mask = detail::parse_prefetch(value); mask >= 0) value = std::to_string(mask);
-    }
-    int v = 0;
-    size_t used = 0;
-    try {
-      v = std::stoi(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != value.size())
-      throw std::runtime_error("bench --config: " + kv + ": expected an integer value" +
-                               (k == "trigger"    ? std::string(" or auto, early, end")
-                                : k == "prefetch" ? std::string(" or none, or weight, residual, input joined by '+'")
-                                                  : std::string()));
-    if (k == "tpr" || k == "threads_per_row") o.threads_per_row = v;
-    else if (k == "rpb" || k == "rows_per_block") o.rows_per_block = v;
-    else if (k == "vec") o.vec = v;
-    else if (k == "residency") o.residency = v;
-    else if (k == "minb" || k == "min_blocks") o.min_blocks = v;
-    else if (k == "loads") o.loads = v;
-    else if (k == "stores") o.stores = v;
-    else if (k == "cluster") o.cluster = v;
-    else if (k == "split") o.split = v;
-    else if (k == "weight_first") o.weight_first = v;
-    else if (k == "keep_out") o.keep_out = v;
-    else if (k == "pin_weight") o.pin_weight = v;
-    else if (k == "rpt" || k == "rows_per_thread") o.rows_per_thread = v;
-    else if (k == "trigger") o.trigger = v;
-    else if (k == "prefetch") o.prefetch = v;
-    else throw std::runtime_error("bench --config: unknown key " + k +
-                                  " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, keep_out, pin_weight, rpt, trigger, prefetch)");
-  }
-  return o;
-}
-
 struct Shape {
   Op op;
   DType dt;
@@ -390,9 +344,14 @@ class ShapeBench {
   LaunchOptions o_;
 };
 
-std::string config_label(const Shape& sh) {
+// The config a call of `sh` runs now (the heuristic's, or the installed override's).
+detail::KernelConfig current_config(const Shape& sh) {
   const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0, sh.T};
-  const detail::KernelConfig c = detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
+  return detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
+}
+
+std::string config_label(const Shape& sh) {
+  const detail::KernelConfig c = current_config(sh);
   return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec, detail::tuning_tags(c));
 }
 
@@ -432,7 +391,7 @@ std::vector<CompareEntry> parse_compare(const std::vector<std::string>& configs)
   std::vector<CompareEntry> out;
   for (const std::string& text : configs) {
     const bool heuristic = text.empty() || text == "default";
-    out.push_back({heuristic ? "default" : text, heuristic, heuristic ? detail::ConfigOverride{} : parse_config(text)});
+    out.push_back({heuristic ? "default" : text, heuristic, heuristic ? detail::ConfigOverride{} : detail::parse_config_override(text)});
   }
   return out;
 }
@@ -492,7 +451,7 @@ void run_compare(const std::vector<CompareEntry>& configs, const Shape& sh, cons
 int run_bench(const BenchArgs& a) {
   // A malformed --config or --compare entry is reported before anything touches the GPU.
   detail::ConfigOverride forced;
-  if (!a.config.empty()) forced = parse_config(a.config);
+  if (!a.config.empty()) forced = detail::parse_config_override(a.config);
   const std::vector<CompareEntry> compare = parse_compare(a.compare);
   make_current();
   const auto& d = driver();
@@ -661,14 +620,20 @@ int run_bench(const BenchArgs& a) {
           } else {
             variants.push_back(forced);
           }
+          // A sweep times the heuristic's own config first, its reference, and each config once
+          // (different overrides may give the same config).
+          if (a.sweep) variants.insert(variants.begin(), detail::ConfigOverride{});
+          std::set<std::string> seen;
+          std::map<std::string, double> timed;  // label -> median us
           double best_us = 1e300;
-          std::string best_label;
+          std::string best_label, best_text;
           for (const detail::ConfigOverride& o : variants) {
             detail::set_config_override(a.config.empty() && !a.sweep ? nullptr : &o);
             std::string label;
             std::vector<double> us;
             try {
               label = config_label(sh);
+              if (a.sweep && !seen.insert(label).second) continue;
               b.validate();
               for (int i = 0; i < 3; ++i) b.call(i);
               // A sweep spends few samples on configs far behind the best so far (spilling ones
@@ -692,14 +657,27 @@ int run_bench(const BenchArgs& a) {
               continue;
             }
             const double med = median(us);
-            if (med < best_us) best_label = label;
-            best_us = std::min(best_us, med);
+            timed[label] = med;
+            if (med < best_us) {
+              best_us = med;
+              best_label = label;
+              best_text = detail::config_override_text(current_config(sh));
+            }
             fmt::print("{}\n", result_row(opn, dtn, sh, label, us, b.bytes(), copy_gbs));
           }
           detail::set_config_override(nullptr);
-          if (a.sweep && !best_label.empty())
-            fmt::print("best: {} {} {}x{} {} {:.2f} us (heuristic: {})\n", opn, dtn, sh.T, sh.H, best_label,
-                       best_us, config_label(sh));
+          if (a.sweep && !best_label.empty()) {
+            // The heuristic's time beside the best, and the best in --config's syntax (for
+            // --compare "default;..." to time the two interleaved: a sweep times them one after
+            // the other, which leaves about 1 % of noise between configs).
+            const std::string heuristic = config_label(sh);
+            const auto h = timed.find(heuristic);
+            fmt::print("best: {} {} {}x{} {} {:.2f} us (heuristic: {}{}); --config {}\n", opn, dtn, sh.T, sh.H,
+                       best_label, best_us, heuristic,
+                       h == timed.end() ? std::string(", not timed")
+                                        : fmt::format(" {:.2f} us, {:.3f}x the best", h->second, h->second / best_us),
+                       best_text);
+          }
         }
       }
     }
@@ -718,7 +696,7 @@ int run_latency(const LatencyArgs& la_args) {
   namespace fs = std::filesystem;
   detail::ConfigOverride forced;
   if (!config.empty()) {
-    forced = parse_config(config);
+    forced = detail::parse_config_override(config);
     detail::set_config_override(&forced);
   }
   struct Reset {

@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "arch.hpp"
+#include "config_override.hpp"
 #include "heuristics.hpp"
 #include "kernel_config.hpp"
 #include "launch.hpp"
@@ -1605,4 +1606,84 @@ TEST_CASE("choose_config answers a repeated problem from its per-thread memo, an
   CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 512);
   set_config_override(nullptr);
   CHECK(choose_config(base, 8, Arch{90}) == op_info(base.op).choose(base, 8, Arch{90}));
+}
+
+TEST_CASE("a config's override text gives the config back", "[config][override]") {
+  // What `bench --sweep` prints as its best's --config: every field, so that forcing it reproduces
+  // the config whatever the heuristic would pick.
+  ProblemSpec p;
+  int n = 0;
+  auto round_trip = [&](const KernelConfig& c) {
+    const std::string text = config_override_text(c);
+    INFO(slug(c) << " <- " << text);
+    const ConfigOverride o = parse_config_override(text);
+    set_config_override(&o);
+    KernelConfig back;
+    try {
+      back = choose_config(p, 0, c.arch);
+    } catch (const std::exception& e) {
+      set_config_override(nullptr);
+      FAIL(e.what());
+    }
+    set_config_override(nullptr);
+    CHECK(back == c);
+    CHECK(slug(back) == slug(c));
+    ++n;
+  };
+  for (Op op : all_ops()) {
+    p.op = op;
+    for (DType dt : {DType::bf16, DType::f32}) {
+      p.dtype = p.weight_dtype = dt;
+      for (std::int64_t h : {64, 128, 1000, 2048, 3072, 4096, 7168, 16384, 65536, 262144}) {
+        p.hidden = h;
+        for (std::int64_t rows : {std::int64_t(1), kPinWeightRows, kBulkRowsRmsnorm, kRereadNpotRows}) {
+          p.rows = rows;
+          for (bool stat : {false, true}) {
+            p.static_weight = stat;
+            for (int cc : {80, 90, 100}) round_trip(choose_config(p, 0, Arch{cc}));
+          }
+        }
+      }
+    }
+  }
+  p.static_weight = false;
+  // Configs no heuristic picks here, as a sweep forces them.
+  p.op = Op::rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.rows = 4096;
+  for (const char* forced : {"tpr=32,rpb=4", "cluster=4", "split=2,tpr=128", "residency=2,loads=3,minb=4,tpr=512",
+                             "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "vec=4"}) {
+    p.hidden = 8192;
+    const ConfigOverride o = parse_config_override(forced);
+    set_config_override(&o);
+    const KernelConfig c = choose_config(p, 0, Arch{90});
+    set_config_override(nullptr);
+    round_trip(c);
+  }
+  p.hidden = 65536;
+  for (const char* forced : {"residency=3,cluster=2,tpr=256", "residency=3,cluster=4,tpr=128,loads=1"}) {
+    const ConfigOverride o = parse_config_override(forced);
+    set_config_override(&o);
+    const KernelConfig c = choose_config(p, 0, Arch{90});
+    set_config_override(nullptr);
+    round_trip(c);
+  }
+  p.hidden = 128;
+  p.rows = 1 << 20;
+  const ConfigOverride eight = parse_config_override("rpt=8,tpr=16");
+  set_config_override(&eight);
+  const KernelConfig c8 = choose_config(p, 0, Arch{90});
+  set_config_override(nullptr);
+  CHECK(c8.rows_per_thread == 8);
+  round_trip(c8);
+  CHECK(n > 1000);
+  // Names for trigger and prefetch, numbers for the rest; a bad pair is named.
+  const ConfigOverride o = parse_config_override("trigger=end,prefetch=residual+input,tpr=64");
+  CHECK(o.trigger == 2);
+  CHECK(o.prefetch == 6);
+  CHECK(o.threads_per_row == 64);
+  CHECK(o.residency == -1);  // not given: the heuristic's
+  CHECK_THROWS_WITH(parse_config_override("tpr=64,rpb"), Catch::Contains("expected key=value, got rpb"));
+  CHECK_THROWS_WITH(parse_config_override("minb=two"), Catch::Contains("minb=two: expected an integer value"));
+  CHECK_THROWS_AS(parse_config_override("colour=3"), std::invalid_argument);
 }

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -74,8 +75,19 @@ TEST_CASE("bench --sweep reports a config that fails to compile and times the re
   // Rows timed before and after the broken ones, and the sweep's verdict.
   CHECK(count_lines(r.output, std::regex(R"(^rmsnorm +bf16 +64 +2048 +t32r)")) >= 1);
   CHECK(count_lines(r.output, std::regex(R"(^rmsnorm +bf16 +64 +2048 +t(128|256)r\d+v8\S* +\d+\.\d+ )")) >= 1);
-  CHECK(count_lines(r.output, std::regex(R"(^best: rmsnorm bf16 64x2048 t\d+r)")) == 1);
+  // The heuristic's config is timed first (it is not broken here: t256 at 64 x 2048), so the verdict
+  // has its time, and the best in --config's syntax.
+  CHECK(count_lines(r.output, std::regex(R"(^best: rmsnorm bf16 64x2048 t\d+r\S* \d+\.\d+ us \(heuristic: )"
+                                         R"(t\d+r\S* \d+\.\d+ us, \d\.\d{3}x the best\); --config tpr=\d+,rpb=\d+,)")) == 1);
   CHECK(r.output.find(fmt::format("bench: {} config(s) failed", failed)) != std::string::npos);
+  // Each config once: no label timed or failed twice.
+  std::set<std::string> labels;
+  std::istringstream rows(r.output);
+  for (std::string line; std::getline(rows, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, std::regex(R"(^rmsnorm +bf16 +64 +2048 +(t\d+r\S+) )")))
+      CHECK(labels.insert(m[1]).second);
+  }
   fs::remove_all(dir);
 }
 
