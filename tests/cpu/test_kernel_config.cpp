@@ -1650,30 +1650,21 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
   // Configs no heuristic picks here, as a sweep forces them.
   p.op = Op::rmsnorm;
   p.dtype = p.weight_dtype = DType::bf16;
-  p.rows = 4096;
+  auto forced_config = [&](std::int64_t hidden, std::int64_t rows, const char* forced) {
+    p.hidden = hidden;
+    p.rows = rows;
+    const ConfigOverride o = parse_config_override(forced);
+    set_config_override(&o);
+    const KernelConfig c = choose_config(p, 0, Arch{90});
+    set_config_override(nullptr);
+    return c;
+  };
   for (const char* forced : {"tpr=32,rpb=4", "cluster=4", "split=2,tpr=128", "residency=2,loads=3,minb=4,tpr=512",
-                             "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "vec=4"}) {
-    p.hidden = 8192;
-    const ConfigOverride o = parse_config_override(forced);
-    set_config_override(&o);
-    const KernelConfig c = choose_config(p, 0, Arch{90});
-    set_config_override(nullptr);
-    round_trip(c);
-  }
-  p.hidden = 65536;
-  for (const char* forced : {"residency=3,cluster=2,tpr=256", "residency=3,cluster=4,tpr=128,loads=1"}) {
-    const ConfigOverride o = parse_config_override(forced);
-    set_config_override(&o);
-    const KernelConfig c = choose_config(p, 0, Arch{90});
-    set_config_override(nullptr);
-    round_trip(c);
-  }
-  p.hidden = 128;
-  p.rows = 1 << 20;
-  const ConfigOverride eight = parse_config_override("rpt=8,tpr=16");
-  set_config_override(&eight);
-  const KernelConfig c8 = choose_config(p, 0, Arch{90});
-  set_config_override(nullptr);
+                             "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "vec=4"})
+    round_trip(forced_config(8192, 4096, forced));
+  for (const char* forced : {"residency=3,cluster=2,tpr=256", "residency=3,cluster=4,tpr=128,loads=1"})
+    round_trip(forced_config(65536, 4096, forced));
+  const KernelConfig c8 = forced_config(128, 1 << 20, "rpt=8,tpr=16");
   CHECK(c8.rows_per_thread == 8);
   round_trip(c8);
   CHECK(n > 1000);
