@@ -47,6 +47,54 @@ std::vector<std::string> split(const std::vector<std::string>& args) {
   return out;
 }
 
+// bench's lists (--op, --dtype, --tokens, --hidden), parsed before anything touches the GPU, each
+// entry with the name the user gave.
+struct BenchLists {
+  std::vector<std::pair<std::string, Op>> ops;
+  std::vector<std::pair<std::string, DType>> dtypes;
+  std::vector<std::int64_t> tokens, hidden;
+};
+
+BenchLists parse_lists(const BenchArgs& a) {
+  BenchLists l;
+  for (const std::string& n : split(a.ops)) {
+    Op op;
+    if (!parse_op(n, &op)) {
+      std::string known;
+      for (Op o : all_ops()) known += (known.empty() ? "" : ", ") + std::string(op_name(o));
+      throw std::invalid_argument(fmt::format("bench --op: unknown op {} ({})", n, known));
+    }
+    l.ops.emplace_back(n, op);
+  }
+  for (const std::string& n : split(a.dtypes)) {
+    DType dt;
+    if (!parse_dtype(n, &dt) || (dt != DType::bf16 && dt != DType::f16 && dt != DType::f32))
+      throw std::invalid_argument(fmt::format("bench --dtype: {} is not an activation dtype (bf16, f16, f32)", n));
+    l.dtypes.emplace_back(n, dt);
+  }
+  auto counts = [](const char* option, const std::vector<std::string>& args, std::vector<std::int64_t>* out) {
+    for (const std::string& t : split(args)) {
+      std::int64_t v = 0;
+      size_t used = 0;
+      try {
+        v = std::stoll(t, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used == 0 || used != t.size() || v < 1)
+        throw std::invalid_argument(fmt::format("bench {}: expected positive integers, got {}", option, t));
+      out->push_back(v);
+    }
+  };
+  counts("--tokens", a.tokens, &l.tokens);
+  counts("--hidden", a.hidden, &l.hidden);
+  for (const auto& [option, empty] : {std::pair{"--op", l.ops.empty()}, std::pair{"--dtype", l.dtypes.empty()},
+                                      std::pair{"--tokens", l.tokens.empty()}, std::pair{"--hidden", l.hidden.empty()}})
+    if (empty) throw std::invalid_argument(fmt::format("bench {}: the list is empty", option));
+  if (a.reps < 1) throw std::invalid_argument(fmt::format("bench --reps: expected at least 1, got {}", a.reps));
+  return l;
+}
+
 struct Buffer {
   CUdeviceptr p = 0;
   size_t bytes = 0;
@@ -453,6 +501,7 @@ int run_bench(const BenchArgs& a) {
   detail::ConfigOverride forced;
   if (!a.config.empty()) forced = detail::parse_config_override(a.config);
   const std::vector<CompareEntry> compare = parse_compare(a.compare);
+  const BenchLists lists = parse_lists(a);
   make_current();
   const auto& d = driver();
   CUstream s = nullptr;
@@ -464,15 +513,15 @@ int run_bench(const BenchArgs& a) {
              "tokens", "hidden", "config", "median_us", "p10_us", "p90_us", "GB/s", "%copy");
   std::mt19937_64 rng(std::random_device{}());
   int failures = 0;  // configs that failed or did not fit (reported on their lines): exit status 1
-  for (const std::string& opn : split(a.ops)) {
-    Op op;
-    if (!parse_op(opn, &op)) throw std::runtime_error("bench: unknown op " + opn);
-    for (const std::string& dtn : split(a.dtypes)) {
-      DType dt;
-      if (!parse_dtype(dtn, &dt)) throw std::runtime_error("bench: unknown dtype " + dtn);
-      for (const std::string& hs : split(a.hidden)) {
-        for (const std::string& ts : split(a.tokens)) {
-          const Shape sh{op, dt, std::stoll(ts), std::stoll(hs)};
+  for (const auto& op_entry : lists.ops) {
+    const std::string& opn = op_entry.first;
+    const Op op = op_entry.second;
+    for (const auto& dtype_entry : lists.dtypes) {
+      const std::string& dtn = dtype_entry.first;
+      const DType dt = dtype_entry.second;
+      for (const std::int64_t hidden : lists.hidden) {
+        for (const std::int64_t tokens : lists.tokens) {
+          const Shape sh{op, dt, tokens, hidden};
           ShapeBench b(sh, rng, a.pdl, s);
           std::vector<detail::ConfigOverride> variants;
           if (a.sweep) {

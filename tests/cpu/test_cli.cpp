@@ -192,7 +192,7 @@ TEST_CASE("cli: bench --compare refuses --sweep and --config, and without a driv
   }
 }
 
-TEST_CASE("cli: bench rejects a malformed --config, --compare or --fill before touching the GPU", "[cli]") {
+TEST_CASE("cli: bench rejects a malformed --config, --compare, --fill or list before touching the GPU", "[cli]") {
   TempDir cache("cli-bench-config");
   struct Bad {
     std::vector<std::string> args;
@@ -206,7 +206,13 @@ TEST_CASE("cli: bench rejects a malformed --config, --compare or --fill before t
                        Bad{{"bench", "--latency", "--fill", "zeros"}, "--fill: zeros not in {memset,kernel}"},
                        Bad{{"bench", "--fill", "kernel"}, "--fill requires --latency"},
                        Bad{{"bench", "--weights", "100"}, "--weights requires --latency"},
-                       Bad{{"bench", "--latency", "--weights", "0"}, "--weights"}}) {
+                       Bad{{"bench", "--latency", "--weights", "0"}, "--weights"},
+                       Bad{{"bench", "--hidden", "4096,abc"}, "bench --hidden: expected positive integers, got abc"},
+                       Bad{{"bench", "--tokens", "-5"}, "bench --tokens: expected positive integers, got -5"},
+                       Bad{{"bench", "--tokens", ","}, "bench --tokens: the list is empty"},
+                       Bad{{"bench", "--op", "rmsnorm,rmsnorn"}, "bench --op: unknown op rmsnorn (rmsnorm, gemma_rmsnorm"},
+                       Bad{{"bench", "--dtype", "e4m3"}, "bench --dtype: e4m3 is not an activation dtype (bf16, f16, f32)"},
+                       Bad{{"bench", "--reps", "0"}, "bench --reps: expected at least 1, got 0"}}) {
     const njtest::ProcessResult r = cli(b.args, cache.str());
     INFO(r.output);
     CHECK(r.exit_code != 0);
