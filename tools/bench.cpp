@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "cli_lists.hpp"
 #include "config_override.hpp"
 #include "cuda_driver.hpp"
 #include "normjit/normjit.hpp"
@@ -36,17 +37,6 @@ using detail::check;
 using detail::driver;
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::string> split(const std::vector<std::string>& args) {
-  std::vector<std::string> out;
-  for (const std::string& a : args) {
-    std::stringstream ss(a);
-    std::string item;
-    while (std::getline(ss, item, ','))
-      if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
-
 // bench's lists (--op, --dtype, --tokens, --hidden), parsed before anything touches the GPU, each
 // entry with the name the user gave.
 struct BenchLists {
@@ -57,37 +47,32 @@ struct BenchLists {
 
 BenchLists parse_lists(const BenchArgs& a) {
   BenchLists l;
-  for (const std::string& n : split(a.ops)) {
-    Op op;
-    if (!parse_op(n, &op)) {
+  l.ops = split_list<std::pair<std::string, Op>>(a.ops, "op", [](const std::string& n, std::pair<std::string, Op>* e) {
+    if (!parse_op(n, &e->second)) {
       std::string known;
       for (Op o : all_ops()) known += (known.empty() ? "" : ", ") + std::string(op_name(o));
       throw std::invalid_argument(fmt::format("bench --op: unknown op {} ({})", n, known));
     }
-    l.ops.emplace_back(n, op);
-  }
-  for (const std::string& n : split(a.dtypes)) {
-    DType dt;
-    if (!parse_dtype(n, &dt) || (dt != DType::bf16 && dt != DType::f16 && dt != DType::f32))
-      throw std::invalid_argument(fmt::format("bench --dtype: {} is not an activation dtype (bf16, f16, f32)", n));
-    l.dtypes.emplace_back(n, dt);
-  }
-  auto counts = [](const char* option, const std::vector<std::string>& args, std::vector<std::int64_t>* out) {
-    for (const std::string& t : split(args)) {
-      std::int64_t v = 0;
-      size_t used = 0;
-      try {
-        v = std::stoll(t, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used == 0 || used != t.size() || v < 1)
-        throw std::invalid_argument(fmt::format("bench {}: expected positive integers, got {}", option, t));
-      out->push_back(v);
-    }
+    e->first = n;
+    return true;
+  });
+  l.dtypes = split_list<std::pair<std::string, DType>>(
+      a.dtypes, "dtype", [](const std::string& n, std::pair<std::string, DType>* e) {
+        DType& dt = e->second;
+        if (!parse_dtype(n, &dt) || (dt != DType::bf16 && dt != DType::f16 && dt != DType::f32))
+          throw std::invalid_argument(fmt::format("bench --dtype: {} is not an activation dtype (bf16, f16, f32)", n));
+        e->first = n;
+        return true;
+      });
+  auto counts = [](const char* option, const std::vector<std::string>& args) {
+    return split_list<std::int64_t>(args, option, [option](const std::string& t, std::int64_t* v) {
+      if (!parse_positive(t, v))
+        throw std::invalid_argument(fmt::format("bench --{}: expected positive integers, got {}", option, t));
+      return true;
+    });
   };
-  counts("--tokens", a.tokens, &l.tokens);
-  counts("--hidden", a.hidden, &l.hidden);
+  l.tokens = counts("tokens", a.tokens);
+  l.hidden = counts("hidden", a.hidden);
   for (const auto& [option, empty] : {std::pair{"--op", l.ops.empty()}, std::pair{"--dtype", l.dtypes.empty()},
                                       std::pair{"--tokens", l.tokens.empty()}, std::pair{"--hidden", l.hidden.empty()}})
     if (empty) throw std::invalid_argument(fmt::format("bench {}: the list is empty", option));
@@ -403,14 +388,26 @@ std::string config_label(const Shape& sh) {
   return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec, detail::tuning_tags(c));
 }
 
+// The columns every line of the bench table starts with: op, dtype, tokens, hidden.
+std::string row_head(const std::string& opn, const std::string& dtn, const Shape& sh) {
+  return fmt::format("{:<18} {:>5} {:>6} {:>6}", opn, dtn, sh.T, sh.H);
+}
+
 // One line of the bench table: op, dtype, shape, config, median / p10 / p90 us, GB/s (the bytes
 // that must move) and % of the device copy.
 std::string result_row(const std::string& opn, const std::string& dtn, const Shape& sh, const std::string& label,
                        const std::vector<double>& us, double bytes, double copy_gbs) {
   const double med = median(us);
   const double gbs = bytes / (med * 1e-6) / 1e9;
-  return fmt::format("{:<18} {:>5} {:>6} {:>6} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%", opn, dtn,
-                     sh.T, sh.H, label, med, pct(us, 0.1), pct(us, 0.9), gbs, 100.0 * gbs / copy_gbs);
+  return fmt::format("{} {:>16} {:>9.2f} {:>8.2f} {:>8.2f} {:>7.0f} {:>5.1f}%", row_head(opn, dtn, sh), label, med,
+                     pct(us, 0.1), pct(us, 0.9), gbs, 100.0 * gbs / copy_gbs);
+}
+
+// A config (an entry of --config or --compare, or the heuristic's: "default") that does not fit
+// the shape: a line of the table saying why.
+void report_not_valid(const std::string& opn, const std::string& dtn, const Shape& sh, const std::string& config,
+                      const ValidationError& e) {
+  fmt::print("{} {}: not valid here ({})\n", row_head(opn, dtn, sh), config, e.what());
 }
 
 // A config that fails to compile, to launch or to compute the right output in a sweep or a compare
@@ -419,7 +416,7 @@ std::string result_row(const std::string& opn, const std::string& dtn, const Sha
 // ends the run instead.
 void report_config_failure(const std::string& opn, const std::string& dtn, const Shape& sh, const std::string& config,
                            const std::exception& e) {
-  fmt::print("{:<18} {:>5} {:>6} {:>6} {:>16} FAILED: {}\n", opn, dtn, sh.T, sh.H, config, e.what());
+  fmt::print("{} {:>16} FAILED: {}\n", row_head(opn, dtn, sh), config, e.what());
   std::fflush(stdout);
   const std::string what = fmt::format(
       "the context check after config {} of {} {}x{} (the context is lost: nothing after it can run in this process)",
@@ -464,7 +461,7 @@ void run_compare(const std::vector<CompareEntry>& configs, const Shape& sh, cons
       for (int i = 0; i < 3; ++i) b.call(i);
     } catch (const ValidationError& e) {
       detail::set_config_override(nullptr);
-      fmt::print("{:<18} {:>5} {:>6} {:>6} {}: not valid here ({})\n", opn, dtn, sh.T, sh.H, c.entry->text, e.what());
+      report_not_valid(opn, dtn, sh, c.entry->text, e);
       continue;
     } catch (const std::exception& e) {
       detail::set_config_override(nullptr);
@@ -694,8 +691,7 @@ int run_bench(const BenchArgs& a) {
               // A sweep tries every combination, many of them invalid for the shape by design; a
               // shape or --config that is not valid is the user's error (reported, exit status 1).
               if (!a.sweep) {
-                fmt::print("{:<18} {:>5} {:>6} {:>6} {}: not valid here ({})\n", opn, dtn, sh.T, sh.H,
-                           a.config.empty() ? "default" : a.config, e.what());
+                report_not_valid(opn, dtn, sh, a.config.empty() ? "default" : a.config, e);
                 ++failures;
               }
               continue;

@@ -15,6 +15,7 @@
 #include "arch.hpp"
 #include "bench.hpp"
 #include "cache_cmd.hpp"
+#include "cli_lists.hpp"
 #include "kernel_config.hpp"
 #include "manifest.hpp"
 #include "nvrtc_compiler.hpp"
@@ -25,22 +26,8 @@ namespace {
 
 using namespace normjit;
 using nlohmann::json;
-
-template <class T, class Parse>
-std::vector<T> split_list(const std::vector<std::string>& args, const char* what, Parse parse) {
-  std::vector<T> out;
-  for (const std::string& a : args) {
-    std::stringstream ss(a);
-    std::string item;
-    while (std::getline(ss, item, ',')) {
-      if (item.empty()) continue;
-      T v;
-      if (!parse(item, &v)) throw CLI::ValidationError(fmt::format("--{}: unknown value '{}'", what, item));
-      out.push_back(v);
-    }
-  }
-  return out;
-}
+using tools::parse_positive;
+using tools::split_list;
 
 int cmd_info(bool as_json) {
   const SystemInfo s = system_info();
@@ -213,13 +200,6 @@ int cmd_dry_run(const std::vector<ProblemSpec>& problems, const std::vector<std:
                int(kernels.size()) - cached);
   }
   return 0;
-}
-
-// A whole positive decimal number (a --hidden or --rows item).
-bool parse_positive(const std::string& s, std::int64_t* v) {
-  char* end = nullptr;
-  *v = std::strtoll(s.c_str(), &end, 10);
-  return end && *end == '\0' && *v > 0;
 }
 
 int cmd_prewarm(const PrewarmArgs& a) {
