@@ -29,7 +29,8 @@
 //   kWeightFirst (residency 0: the weight is loaded before the PDL wait; the host picks it only
 //   when the caller promised that nothing in flight writes the weight)
 //   kKeepOut (output stores with an L2 evict-last hint)
-//   kPinWeight (residency 0: the weight loads are issued before the row's data is used)
+//   kPinWeight (residency 0: the weight loads are issued before the row's data is used; 2: not
+//   the part-filled last item's)
 //   kRowsPerThread (1, or 2, 4 or 8 for short rows: rms_norm_rows)
 //   kTrigger (0: the PDL trigger early where the launch sets kFlagEarlyTrigger, else at the end
 //   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)
@@ -420,11 +421,14 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
     // cannot fold, so its use waits for the weight as well as the row. Without it ptxas moved
     // read-only weight loads after instructions that wait for the row (sm_90a SASS of the held
     // kernels of hidden 2048-8192: the weight then left DRAM a round trip late), and the pinned
-    // kernels ran up to 8 % faster at 512-2048 rows (heuristics.cpp: pin_weight).
-    if constexpr (Cfg::kPinWeight) {
+    // kernels ran up to 8 % faster at 512-2048 rows (heuristics.cpp: pin_weight). kPinWeight 2
+    // leaves a part-filled last item unpinned: pinned, ptxas (bf16 fused add, rows of 1.x items)
+    // issued that item's loads after the first item's arithmetic, a second round trip.
+    if constexpr (Cfg::kPinWeight != 0) {
       const u32 zero = u32(p.flags) & u32(kFlagNeverSet);
+      constexpr int kPinned = Cfg::kPinWeight == 2 && !kExact ? kItems - 1 : kItems;
 #pragma unroll
-      for (int it = 0; it < kItems; ++it) xs[it].u.w[0] |= ws[it].u.w[0] & zero;
+      for (int it = 0; it < kPinned; ++it) xs[it].u.w[0] |= ws[it].u.w[0] & zero;
     }
     if constexpr (Cfg::kResidual && !kPerItem) {
 #pragma unroll

@@ -612,6 +612,19 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Clusters, split rows and several rows per block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors > 1024);
+  // But the fused add's 16-bit rows of 129-255 vectors (hidden 1032-2040; 128 threads, the second
+  // item part-filled) pin only the first item (pin_weight 2): pinned whole, the bf16 kernels
+  // issued the second item's loads after the first item's adds had waited for its loads (sm_90a
+  // SASS), and unpinned they lost at 1024 rows. H200, median us, interleaved in one process,
+  // pinned / unpinned / first item pinned (session 29, docs/results/h200-2026-12-01-s29,
+  // pin-ab-call2.txt, pin-ab-call3.txt, two rounds each): bf16 1280 x 256 5.44/5.09/4.90; 2048
+  // 9.73/8.96/8.77; 4096 13.89/13.22/13.02; 8192 22.56/21.98/22.02; 1536 x 256 5.54/5.12/4.99;
+  // 1024 6.98/7.23/7.07; 2048 10.18/9.73/9.57; 2040 x 1024 8.45/8.22/7.68; 8192 38.05/34.98/34.72;
+  // 32768 146.56/131.01/132.38; f16 within -2/+1 % either way. Rows of 2.x-3.x items (2560, 3584)
+  // gained nothing from it; rmsnorm 5376 lost 5-7 % at 512-1024 rows (its last item needs the pin).
+  if (c.pin_weight && info.residual && dtype_size(c.input_dtype) == 2 && c.threads_per_row == 128 &&
+      vectors > 128 && vectors < 256)
+    c.pin_weight = 2;
   // The fused add's rows of 513-1023 vectors (hidden 5120-7168) in 16-bit types, held on 512
   // threads two items a thread, the second partly filled: declared for 2 CTAs an SM. Since the
   // rule for rows that are not a power of two (above) puts rows of 513-768 vectors on 128 threads

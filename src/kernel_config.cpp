@@ -26,11 +26,11 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
   const std::uint64_t a = std::uint64_t(c.op) | std::uint64_t(c.input_dtype) << 8 |
                           std::uint64_t(c.weight_dtype) << 16 | std::uint64_t(c.output_dtype) << 24 |
                           std::uint64_t(c.rank3) << 32 | std::uint64_t(c.weight_first) << 33 |
-                          std::uint64_t(c.keep_out) << 34 | std::uint64_t(c.pin_weight) << 35 |
+                          std::uint64_t(c.keep_out) << 34 | std::uint64_t(c.pin_weight & 1) << 35 |
                           std::uint64_t(c.residency) << 36 | std::uint64_t(c.trigger & 0x3) << 38 |
                           std::uint64_t(c.prefetch & 0x7) << 41 |
                           std::uint64_t(c.arch.cc) << 44 | std::uint64_t(c.min_blocks & 0xff) << 52 |
-                          std::uint64_t(c.loads & 0xf) << 60;
+                          std::uint64_t(c.loads & 0xf) << 60 | std::uint64_t(c.pin_weight >> 1 & 1) << 40;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
@@ -64,7 +64,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 11},
+      {"schema", 12},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -82,7 +82,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"stores", stores_name(c.stores)},
       {"weight_first", c.weight_first},
       {"keep_out", c.keep_out},
-      {"pin_weight", c.pin_weight},
+      {"pin_weight", pin_weight_name(c.pin_weight)},
       {"rows_per_thread", c.rows_per_thread},
       {"trigger", trigger_name(c.trigger)},
       {"prefetch", prefetch_name(c.prefetch)},
@@ -173,6 +173,15 @@ const char* loads_name(int l) {
   }
 }
 
+const char* pin_weight_name(int p) {
+  switch (p) {
+    case 0: return "none";
+    case 1: return "every_item";
+    case 2: return "full_items";
+    default: return "invalid";
+  }
+}
+
 const char* stores_name(int s) {
   switch (s) {
     case 0: return "after_loads";
@@ -239,7 +248,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.stores != 0) s += "-stitem";
   if (c.weight_first) s += "-wf";
   if (c.keep_out) s += "-keep";
-  if (c.pin_weight) s += "-pw";
+  if (c.pin_weight) s += c.pin_weight == 2 ? "-pwf" : "-pw";
   if (c.rows_per_thread != 1) s += fmt::format("-x{}", c.rows_per_thread);
   if (c.trigger != 0) s += fmt::format("-pdl{}", trigger_name(c.trigger));
   if (c.prefetch != 0) {

@@ -53,8 +53,10 @@ struct KernelConfig {
   // A row held in registers with its weight (residency 0, stores after all loads): the row's
   // first word takes `| (weight word & 0)`, with a zero ptxas cannot fold, so that every weight
   // load is issued before the row's data is used. Left alone, ptxas schedules read-only weight
-  // loads after the row's arithmetic has waited for its loads (rms_norm.cuh).
-  bool pin_weight = false;
+  // loads after the row's arithmetic has waited for its loads (rms_norm.cuh). 0: not pinned; 1:
+  // every item pinned; 2: only the items every lane fills (kPinFullItems), the part-filled last
+  // item of a row whose vectors its threads do not divide left unpinned (heuristics.cpp).
+  std::int32_t pin_weight = 0;
   // Rows each thread normalizes (1, 2, 4 or 8): its columns of rows kRowsPerBlock apart, so a block
   // covers rows_per_block * rows_per_thread rows and loads its weight once for all of them. For
   // short rows (a row's threads within one warp) held in registers, rmsnorm only
@@ -114,6 +116,7 @@ std::string rows_per_thread_unsupported(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
 const char* trigger_name(int trigger);           // "auto", "early", "end"
+const char* pin_weight_name(int pin_weight);     // "none", "every_item", "full_items"
 // "none", or the parts joined by '+' ("weight", "residual", "input"; e.g. "weight+residual").
 std::string prefetch_name(int prefetch);
 // The mask a name of prefetch_name's form (or a number) stands for; -1 when it is neither.

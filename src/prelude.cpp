@@ -45,7 +45,7 @@ struct Cfg {{
   static constexpr bool kPdl = {pdl};
   static constexpr bool kWeightFirst = {weight_first};
   static constexpr bool kKeepOut = {keep_out};
-  static constexpr bool kPinWeight = {pin_weight};
+  static constexpr int kPinWeight = {pin_weight};
   static constexpr int kRowsPerThread = {rpt};
   static constexpr int kTrigger = {trigger};
   static constexpr int kPrefetch = {prefetch};

@@ -395,6 +395,28 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
   }
 }
 
+TEST_CASE("forced configs: the weight pinned on every item, on full items only, or not", "[gpu][rmsnorm][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  for (Op op : normjit::all_ops()) {
+    for (int pin : {0, 1, 2}) {
+      normjit::detail::ConfigOverride o;
+      o.pin_weight = pin;
+      o.residency = 0;  // where the pin applies: the row held with its weight
+      normjit::detail::set_config_override(&o);
+      // Last items part-filled (1536, 2040 and 5376 on 128 threads, 1000 on 64) and not (4096).
+      for (std::int64_t hidden : {1536, 2040, 5376, 1000, 4096}) {
+        for (std::int64_t rows : {300, 3001}) {  // bf16, f16
+          const RmsCase c = varied_case(op, rows, hidden);
+          INFO(c.describe() << " pin_weight " << pin);
+          CHECK(run_rms_case(c, rng) == "");
+        }
+      }
+      normjit::detail::set_config_override(nullptr);
+    }
+  }
+}
+
 TEST_CASE("forced configs: output stores with and without the L2 evict-last hint", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
@@ -462,6 +484,11 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            // 1025-1280 on 256 threads, 1281-2047 re-read on 512; fp32 rows of
                            // 513-1280 4-vectors alike
                            Switch{Op::fused_add_rmsnorm, 2560, normjit::detail::kPinWeightRows},
+                           // the fused add's 16-bit rows of 129-255 vectors pin only the first
+                           // item's weight (1.1-2.0 items on 128 threads)
+                           Switch{Op::fused_add_rmsnorm, 1536, normjit::detail::kPinWeightRows},
+                           Switch{Op::gemma_fused_add_rmsnorm, 2040, normjit::detail::kLateWeightRows},
+                           Switch{Op::fused_add_rmsnorm, 1032, normjit::detail::kBulkRowsFusedAdd, DType::f16},
                            Switch{Op::gemma_fused_add_rmsnorm, 3584, normjit::detail::kPerItemStoreRows, DType::f16},
                            Switch{Op::fused_add_rmsnorm, 12288, normjit::detail::kPinWeightRows},
                            Switch{Op::fused_add_rmsnorm, 14336, normjit::detail::kKeepOutRows, DType::f16},
