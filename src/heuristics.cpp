@@ -615,13 +615,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // But the fused add's 16-bit rows of 129-255 vectors (hidden 1032-2040; 128 threads, the second
   // item part-filled) pin only the first item (pin_weight 2): pinned whole, the bf16 kernels
   // issued the second item's loads after the first item's adds had waited for its loads (sm_90a
-  // SASS), and unpinned they lost at 1024 rows. H200, median us, interleaved in one process,
-  // pinned / unpinned / first item pinned (session 29, docs/results/h200-2026-12-01-s29,
-  // pin-ab-call2.txt, pin-ab-call3.txt, two rounds each): bf16 1280 x 256 5.44/5.09/4.90; 2048
-  // 9.73/8.96/8.77; 4096 13.89/13.22/13.02; 8192 22.56/21.98/22.02; 1536 x 256 5.54/5.12/4.99;
-  // 1024 6.98/7.23/7.07; 2048 10.18/9.73/9.57; 2040 x 1024 8.45/8.22/7.68; 8192 38.05/34.98/34.72;
-  // 32768 146.56/131.01/132.38; f16 within -2/+1 % either way. Rows of 2.x-3.x items (2560, 3584)
-  // gained nothing from it; rmsnorm 5376 lost 5-7 % at 512-1024 rows (its last item needs the pin).
+  // SASS), a second round trip; unpinned they lost up to 3 % at 1024 rows. H200, median us,
+  // interleaved in one process, this / every item pinned / none (session 29,
+  // docs/results/h200-2026-12-01-s29, pin-fused-bf16-call4.txt, pin-gemma-bf16-call4.txt): bf16
+  // 1152 x 256 5.02/5.50/4.93, 2048 8.32/9.47/8.35, 32768 73.92/75.52/74.08; 1536 x 256
+  // 5.12/5.60/5.06, 1024 7.23/6.98/7.26, 2048 9.60/10.14/9.63; 2040 x 1024 7.78/8.45/8.03, 32768
+  // 132.54/146.59/130.88; gemma 1280 x 2048 8.70/9.63/8.70. Up to 14 % ahead of every item pinned,
+  // behind it at 1024 rows of 1536-1920 (0.965-0.987) and 1920 x 512 (0.995); unpinned within
+  // -8/+3 %; f16 within +-1.1 % of every item pinned, -3.5/+3.4 % of none. Rows of 2.x-3.x
+  // items (2560, 3584) gained nothing from it; rmsnorm 5376 lost 5-7 % at 512-1024 rows, where its
+  // part-filled last item needs the pin (a template variant, pin-variant-call3.txt).
   if (c.pin_weight && info.residual && dtype_size(c.input_dtype) == 2 && c.threads_per_row == 128 &&
       vectors > 128 && vectors < 256)
     c.pin_weight = 2;
