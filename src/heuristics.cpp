@@ -708,6 +708,28 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     four.rows_per_thread = 4;
     if (rows_per_thread_unsupported(four).empty()) c = four;
   }
+  // 16-bit rmsnorm rows of 65-96 vectors (hidden 520-768) from kBulkRowsRmsnorm rows: 32 lanes x
+  // 4 rows a block, two rows a thread (2.25-3 items each), where 64 threads x 2 rows held them
+  // (1.1-1.5 items, the second part-filled). H200, median us, interleaved in one process, default
+  // / this, two rounds (session 29, docs/results/h200-2026-12-01-s29, rows65-*-call6.txt): bf16
+  // 576 x 8192 8.96/8.45, 8.96/8.38; 32768 21.41/20.35, 21.28/20.32; 131072 78.05/73.06,
+  // 78.11/73.02; 640 x 8192 9.28/8.74, 9.22/8.70; 131072 83.94/80.70, 83.78/80.67; 704 x 8192
+  // 9.60/9.12, 9.66/9.18; 768 x 8192 9.98/9.57, 10.02/9.54; 32768 25.92/25.31, 25.86/25.09; 131072
+  // 96.10/95.87, 96.00/95.84; gemma 640 x 8192 9.15/8.61; f16 640 and 768 x 8192-32768 1.9-2.1 %
+  // ahead, 131072 within +-0.5 %. Not below kBulkRowsRmsnorm (+-3 %, up to
+  // 5 % slower at 256-1024 rows), nor rows of 104-120 vectors (832-960: -3/+5 %); one row a thread
+  // on the same lanes gained less (576-768 x 8192 0.95-0.99), 8 rows a block alike. Rows of 65-71
+  // vectors (520-568) take it unmeasured; fp32 rows were not measured.
+  if (!info.residual && dtype_size(c.input_dtype) == 2 && c.cluster == 1 && row_vectors > 64 && row_vectors <= 96 &&
+      p.rows >= kBulkRowsRmsnorm) {
+    KernelConfig two = c;
+    two.threads_per_row = 32;
+    two.rows_per_block = 4;
+    two.rows_per_thread = 2;
+    two.residency = 0;
+    two.pin_weight = 0;
+    if (rows_per_thread_unsupported(two).empty()) c = two;
+  }
   // A few rows (<= kFewRowsMax) on sm_90+ let the next kernel launch right after the PDL wait by
   // the kernel's code (KernelConfig::trigger 1), not by the launch's kFlagEarlyTrigger. Without
   // the flag's branch the decode kernels ran faster: H200, bf16, us per launch in a CUDA graph of

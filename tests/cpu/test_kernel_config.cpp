@@ -1102,7 +1102,7 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   }
 }
 
-TEST_CASE("many rmsnorm rows of 8-32 16-byte vectors take two or four rows per thread", "[config][heuristics]") {
+TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four rows per thread", "[config][heuristics]") {
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt = DType::bf16, bool rank3 = false,
                   int cc = 90) {
@@ -1182,6 +1182,34 @@ TEST_CASE("many rmsnorm rows of 8-32 16-byte vectors take two or four rows per t
   CHECK(pick(Op::rmsnorm, 128, 1 << 20, DType::f32).rows_per_thread == 1);
   pick(Op::rmsnorm, 128, 1 << 20);
   CHECK(choose_config(p, /*max_vec=*/2, Arch{90}).rows_per_thread == 1);  // 64 4-byte vectors
+
+  // 16-bit rows of 65-96 vectors (hidden 520-768) from kBulkRowsRmsnorm rows: 32 lanes x 4 rows
+  // a block, two rows a thread, where 64 threads x 2 rows held them below.
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (std::int64_t h : {520, 576, 640, 768}) {
+        for (int cc : {80, 90, 100}) {
+          INFO(op_name(op) << " " << dtype_name(dt) << " hidden " << h << " sm_" << cc);
+          const KernelConfig two = pick(op, h, kBulkRowsRmsnorm, dt, false, cc);
+          INFO(slug(two));
+          CHECK(two.threads_per_row == 32);
+          CHECK(two.rows_per_block == 4);
+          CHECK(two.rows_per_thread == 2);
+          CHECK(two.residency == 0);
+          CHECK(rows_per_thread_unsupported(two).empty());
+          CHECK(pick(op, h, 1 << 24, dt, false, cc) == two);
+          const KernelConfig below = pick(op, h, kBulkRowsRmsnorm - 1, dt, false, cc);
+          CHECK(below.threads_per_row == 64);
+          CHECK(below.rows_per_block == 2);
+          CHECK(below.rows_per_thread == 1);
+        }
+      }
+    }
+  }
+  // Not rows of 64 or 97+ vectors, the fused add, or fp32 rows.
+  for (std::int64_t h : {512, 776, 896}) CHECK(pick(Op::rmsnorm, h, 1 << 20).rows_per_thread == 1);
+  CHECK(pick(Op::fused_add_rmsnorm, 768, 1 << 20).rows_per_thread == 1);
+  CHECK(pick(Op::rmsnorm, 768, 1 << 20, DType::f32).rows_per_thread == 1);
 
   // Overrides: forced on where it applies; elsewhere an error naming the reason; a reshape that
   // no longer fits drops the heuristic's.

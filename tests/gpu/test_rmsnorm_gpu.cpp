@@ -472,6 +472,9 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            Switch{Op::rmsnorm, 128, normjit::detail::kBulkRowsRmsnorm},
                            Switch{Op::gemma_rmsnorm, 256, normjit::detail::kBulkRowsRmsnorm, DType::f16},
                            Switch{Op::rmsnorm, 192, normjit::detail::kBulkRowsRmsnorm},
+                           // rows of 65-96 vectors: 32 lanes, two rows a thread (2.25 and 3 items)
+                           Switch{Op::rmsnorm, 576, normjit::detail::kBulkRowsRmsnorm},
+                           Switch{Op::gemma_rmsnorm, 768, normjit::detail::kBulkRowsRmsnorm, DType::f16},
                            Switch{Op::rmsnorm, 4096, kFew},
                            // vector counts not a power of two: 128 threads holding rows of
                            // 513-1023 vectors, 64 threads for rmsnorm's bulk rows of 257-511
