@@ -624,7 +624,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // behind it at 1024 rows of 1536-1920 (0.965-0.987) and 1920 x 512 (0.995); unpinned within
   // -8/+3 %; f16 within +-1.1 % of every item pinned, -3.5/+3.4 % of none. Rows of 2.x-3.x
   // items (2560, 3584) gained nothing from it; rmsnorm 5376 lost 5-7 % at 512-1024 rows, where its
-  // part-filled last item needs the pin (a template variant, pin-variant-call3.txt).
+  // part-filled last item needs the pin (a template variant, pin-variant-rms-bf16-*-call3.txt).
   if (c.pin_weight && info.residual && dtype_size(c.input_dtype) == 2 && c.threads_per_row == 128 &&
       vectors > 128 && vectors < 256)
     c.pin_weight = 2;
