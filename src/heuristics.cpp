@@ -719,7 +719,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // ahead, 131072 within +-0.5 %. Not below kBulkRowsRmsnorm (+-3 %, up to
   // 5 % slower at 256-1024 rows), nor rows of 104-120 vectors (832-960: -3/+5 %); one row a thread
   // on the same lanes gained less (576-768 x 8192 0.95-0.99), 8 rows a block alike. Rows of 65-71
-  // vectors (520-568) take it unmeasured; fp32 rows were not measured.
+  // vectors (520-568) take it unmeasured; fp32 rows and other architectures were not measured.
   if (!info.residual && dtype_size(c.input_dtype) == 2 && c.cluster == 1 && row_vectors > 64 && row_vectors <= 96 &&
       p.rows >= kBulkRowsRmsnorm) {
     KernelConfig two = c;
@@ -727,6 +727,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     two.rows_per_block = 4;
     two.rows_per_thread = 2;
     two.residency = 0;
+    two.min_blocks = 0;
+    two.loads = 0;
     two.pin_weight = 0;
     if (rows_per_thread_unsupported(two).empty()) c = two;
   }

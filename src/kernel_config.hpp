@@ -54,8 +54,9 @@ struct KernelConfig {
   // first word takes `| (weight word & 0)`, with a zero ptxas cannot fold, so that every weight
   // load is issued before the row's data is used. Left alone, ptxas schedules read-only weight
   // loads after the row's arithmetic has waited for its loads (rms_norm.cuh). 0: not pinned; 1:
-  // every item pinned; 2: only the items every lane fills (kPinFullItems), the part-filled last
-  // item of a row whose vectors its threads do not divide left unpinned (heuristics.cpp).
+  // every item pinned; 2: only the items every lane fills, the part-filled last item of a row
+  // whose vectors its threads do not divide left unpinned (heuristics.cpp: the fused add's rows of
+  // 129-255 vectors).
   std::int32_t pin_weight = 0;
   // Rows each thread normalizes (1, 2, 4 or 8): its columns of rows kRowsPerBlock apart, so a block
   // covers rows_per_block * rows_per_thread rows and loads its weight once for all of them. For
