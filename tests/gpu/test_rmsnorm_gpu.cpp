@@ -441,16 +441,19 @@ TEST_CASE("forced configs: output stores with and without the L2 evict-last hint
 // Many rows select another kernel than few (heuristics.cpp: kFewRowsMax, kPinWeightRows, kBulkRows*,
 // kStreamRowsFusedAdd, kPerItemStoreRows, kLateWeightRows, kKeepOutRows); both sides are
 // checked here at the row counts that select them, with the default configs.
-TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") {
-  use_device0();
-  auto rng = fresh_rng();
-  struct Switch {
-    Op op;
-    std::int64_t hidden, rows;
-    DType dtype = DType::bf16;
-  };
+namespace {
+
+constexpr std::int64_t kSwitchWideHidden = 32768;
+
+struct Switch {
+  Op op;
+  std::int64_t hidden, rows;
+  DType dtype = DType::bf16;
+};
+
+std::vector<Switch> switch_cases() {
   constexpr std::int64_t kFew = normjit::detail::kFewRowsMax + 1;
-  for (const Switch& sw : {Switch{Op::rmsnorm, 8192, kFew},
+  return {Switch{Op::rmsnorm, 8192, kFew},
                            Switch{Op::gemma_rmsnorm, 8192, kFew},
                            Switch{Op::fused_add_rmsnorm, 16384, kFew},
                            Switch{Op::gemma_fused_add_rmsnorm, 16384, kFew},
@@ -552,7 +555,15 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
                            // as larger ones do (runtime.cpp: Runtime::load)
                            Switch{Op::fused_add_rmsnorm, 196608, normjit::detail::kBulkRowsWide},
                            Switch{Op::rmsnorm, 196608, normjit::detail::kBulkRowsWide, DType::f32},
-                           Switch{Op::fused_add_rmsnorm, 98304, normjit::detail::kBulkRowsWide, DType::f32}}) {
+                           Switch{Op::fused_add_rmsnorm, 98304, normjit::detail::kBulkRowsWide, DType::f32}};
+}
+
+// Both sides of each switch: rows - 1 and rows, out of place and (rmsnorm) in place.
+void check_switches(bool wide) {
+  use_device0();
+  auto rng = fresh_rng();
+  for (const Switch& sw : switch_cases()) {
+    if ((sw.hidden >= kSwitchWideHidden) != wide) continue;
     const bool fused = normjit::detail::op_info(sw.op).residual;
     for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
       RmsCase c;
@@ -570,6 +581,15 @@ TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnor
       }
     }
   }
+}
+
+}  // namespace
+
+// Two test cases, so that ctest runs the wide rows' (most of the time: their float64 references)
+// beside the rest; one took 160-195 s of the GPU suite's ~200 (session 29).
+TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") { check_switches(false); }
+TEST_CASE("default configs at the row counts that switch kernels: wide rows", "[gpu][rmsnorm]") {
+  check_switches(true);
 }
 
 TEST_CASE("default configs at the edges of the SM-count window (rows of 2048 vectors, one wave)", "[gpu][rmsnorm]") {
