@@ -3,8 +3,9 @@
 #   source scripts/device_call.sh sNNcallK
 # then: $R is the output folder ($OUT/r); on exit it is tarred into $OUT/sNNcallK.tgz, since the
 # device tool brings back only a few loose files. `elapsed` prints the seconds since the start;
-# `build_cli` builds build-gpu/normjit ($nj); `gpu_suite_summary [TIMEOUT]` runs
-# scripts/gpu_suite.sh with its logs in $R and prints its summary (and failures).
+# `build_cli` builds build-gpu/normjit ($nj); `bench_compare` times configs interleaved (below);
+# `gpu_suite_summary [TIMEOUT]` runs scripts/gpu_suite.sh with its logs in $R and prints its
+# summary (and failures).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 call_name=${1:?usage: source scripts/device_call.sh NAME}
@@ -29,4 +30,14 @@ gpu_suite_summary() {
   sed -n '/== SUMMARY/,$p' "$R/gpu-suite.txt" | tail -10
   [ $rc -eq 0 ] || grep -B2 -A12 "FAILED" "$R/ctest-gpu.log" | head -60
   return $rc
+}
+
+# bench_compare NAME OP DTYPE TOKENS HIDDEN CONFIGS: `normjit bench --compare` into $R/NAME.txt,
+# 40 samples, stopping by $call_deadline seconds into the call (default 560; skipped with less
+# than 20 s left). Prints the exit status and the elapsed time.
+bench_compare() {
+  local left=$(( ${call_deadline:-560} - $(elapsed) ))
+  [ $left -lt 20 ] && { echo "skip $1"; return; }
+  timeout $left $nj bench --op "$2" --dtype "$3" --tokens "$4" --hidden "$5" --reps 40 --compare "$6" > "$R/$1.txt" 2>&1
+  echo "$1 rc=$? at $(elapsed) s"
 }
