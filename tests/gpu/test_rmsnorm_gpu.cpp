@@ -454,108 +454,108 @@ struct Switch {
 std::vector<Switch> switch_cases() {
   constexpr std::int64_t kFew = normjit::detail::kFewRowsMax + 1;
   return {Switch{Op::rmsnorm, 8192, kFew},
-                           Switch{Op::gemma_rmsnorm, 8192, kFew},
-                           Switch{Op::fused_add_rmsnorm, 16384, kFew},
-                           Switch{Op::gemma_fused_add_rmsnorm, 16384, kFew},
-                           Switch{Op::fused_add_rmsnorm, 32768, kFew},
-                           Switch{Op::rmsnorm, 32768, kFew},
-                           Switch{Op::rmsnorm, 16384, normjit::detail::kTinyRowsMax + 1},
-                           Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kTinyRowsMax + 1},
-                           Switch{Op::fused_add_rmsnorm, 4096, kFew},
-                           // the weight pinned ahead of the row's first use, in every dtype
-                           Switch{Op::rmsnorm, 2048, normjit::detail::kPinWeightRows},
-                           Switch{Op::rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f16},
-                           Switch{Op::gemma_rmsnorm, 8192, normjit::detail::kPinWeightRows},
-                           Switch{Op::fused_add_rmsnorm, 2048, normjit::detail::kPinWeightRows},
-                           Switch{Op::gemma_fused_add_rmsnorm, 8192, normjit::detail::kPinWeightRows},
-                           Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f32},
-                           Switch{Op::rmsnorm, 1000, normjit::detail::kPinWeightRows},
-                           Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
-                           // two rows per thread (rows of 16-32 16-byte vectors)
-                           Switch{Op::rmsnorm, 128, normjit::detail::kBulkRowsRmsnorm},
-                           Switch{Op::gemma_rmsnorm, 256, normjit::detail::kBulkRowsRmsnorm, DType::f16},
-                           Switch{Op::rmsnorm, 192, normjit::detail::kBulkRowsRmsnorm},
-                           // rows of 65-96 vectors: 32 lanes, two rows a thread (2.25 and 3 items)
-                           Switch{Op::rmsnorm, 576, normjit::detail::kBulkRowsRmsnorm},
-                           Switch{Op::gemma_rmsnorm, 768, normjit::detail::kBulkRowsRmsnorm, DType::f16},
-                           Switch{Op::rmsnorm, 4096, kFew},
-                           // vector counts not a power of two: 128 threads holding rows of
-                           // 513-1023 vectors, 64 threads for rmsnorm's bulk rows of 257-511
-                           Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows},
-                           Switch{Op::gemma_fused_add_rmsnorm, 5376, normjit::detail::kPinWeightRows},
-                           Switch{Op::rmsnorm, 3584, normjit::detail::kBulkRowsRmsnorm},
-                           Switch{Op::gemma_rmsnorm, 2560, normjit::detail::kBulkRowsRmsnorm, DType::f16},
-                           // the fused add's 257-511 on 128 threads (residual stores after the
-                           // loads), its 1025-2047 on 512 threads declared for 2 CTAs; rmsnorm's
-                           // 1025-1280 on 256 threads, 1281-2047 re-read on 512; fp32 rows of
-                           // 513-1280 4-vectors alike
-                           Switch{Op::fused_add_rmsnorm, 2560, normjit::detail::kPinWeightRows},
-                           // the fused add's 16-bit rows of 129-255 vectors pin only the first
-                           // item's weight (1.1-2.0 items on 128 threads)
-                           Switch{Op::fused_add_rmsnorm, 1536, normjit::detail::kPinWeightRows},
-                           Switch{Op::gemma_fused_add_rmsnorm, 2040, normjit::detail::kLateWeightRows},
-                           Switch{Op::fused_add_rmsnorm, 1032, normjit::detail::kBulkRowsFusedAdd, DType::f16},
-                           Switch{Op::gemma_fused_add_rmsnorm, 3584, normjit::detail::kPerItemStoreRows, DType::f16},
-                           Switch{Op::fused_add_rmsnorm, 12288, normjit::detail::kPinWeightRows},
-                           Switch{Op::fused_add_rmsnorm, 14336, normjit::detail::kKeepOutRows, DType::f16},
-                           Switch{Op::rmsnorm, 10240, normjit::detail::kPinWeightRows},
-                           Switch{Op::gemma_rmsnorm, 12288, normjit::detail::kPinWeightRows},
-                           Switch{Op::rmsnorm, 14336, normjit::detail::kHintedWideRows},  // weight late
-                           // re-read with a part-filled last item (predicated loads): 2.75 items on
-                           // 512 threads, 2.5 on the one-CTA 1024 of wide rows
-                           Switch{Op::rmsnorm, 11264, normjit::detail::kBulkRowsRmsnorm},
-                           Switch{Op::rmsnorm, 20480, normjit::detail::kHintedWideRows},
-                           Switch{Op::rmsnorm, 12288, normjit::detail::kBulkRowsRmsnorm, DType::f16},
-                           Switch{Op::rmsnorm, 2560, normjit::detail::kPinWeightRows, DType::f32},
-                           Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
-                           Switch{Op::fused_add_rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
-                           // fp32 rows of 257-511 4-vectors on 128 threads, 1281-2047 as 16-bit
-                           // rows (rmsnorm from kHintedWideRows rows)
-                           Switch{Op::rmsnorm, 1536, normjit::detail::kPinWeightRows, DType::f32},
-                           Switch{Op::gemma_fused_add_rmsnorm, 1920, normjit::detail::kPinWeightRows, DType::f32},
-                           Switch{Op::rmsnorm, 6144, normjit::detail::kHintedWideRows, DType::f32},
-                           Switch{Op::rmsnorm, 7168, normjit::detail::kBulkRowsRmsnorm, DType::f32},
-                           Switch{Op::fused_add_rmsnorm, 7168, normjit::detail::kPinWeightRows, DType::f32},
-                           // rows of 896-1280 vectors re-read on 512 threads from kRereadNpotRows
-                           // (1.75 and 2.5 items, the last part-filled), in fp32 too
-                           Switch{Op::rmsnorm, 7168, normjit::detail::kRereadNpotRows},
-                           Switch{Op::gemma_rmsnorm, 10240, normjit::detail::kRereadNpotRows, DType::f16},
-                           Switch{Op::rmsnorm, 4608, normjit::detail::kRereadNpotRows, DType::f32},
-                           // 16-bit rmsnorm rows of 257-511 vectors: re-read from kRereadNpotRows on
-                           // 128 threads (2.25 items) or on 256 declared for 8 CTAs (1.75 items);
-                           // up to 384 vectors held on 128 threads from kPinWeightRows
-                           Switch{Op::rmsnorm, 2304, normjit::detail::kRereadNpotRows},
-                           Switch{Op::gemma_rmsnorm, 3584, normjit::detail::kRereadNpotRows, DType::f16},
-                           Switch{Op::rmsnorm, 3072, normjit::detail::kPinWeightRows, DType::f16},
-                           Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
-                           Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
-                           Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
-                           Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kStreamRowsFusedAdd},
-                           Switch{Op::rmsnorm, 16384, normjit::detail::kLateWeightRows},
-                           Switch{Op::gemma_rmsnorm, 16384, normjit::detail::kLateWeightRows, DType::f16},
-                           Switch{Op::rmsnorm, 16384, normjit::detail::kBulkRowsRmsnorm},  // re-read, L1 hints
-                           Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kKeepOutRows},
-                           Switch{Op::gemma_fused_add_rmsnorm, 4096, normjit::detail::kKeepOutRows},
-                           Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
-                           Switch{Op::gemma_rmsnorm, 32768, normjit::detail::kBulkRowsWide, DType::f16},
-                           Switch{Op::rmsnorm, 32768, normjit::detail::kHintedWideRows},  // L1/L2 hints
-                           Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
-                           Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
-                           Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
-                           Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide},
-                           // 16-CTA clusters on sm_90 (kWideReadVectors), in both dtypes; the
-                           // fp32 fused add at 262144 stays re-read (kWideMaxShareBytes)
-                           Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide},
-                           Switch{Op::gemma_fused_add_rmsnorm, 131072, normjit::detail::kBulkRowsWide},
-                           Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
-                           // fp32 16-CTA shares of 32 KiB under the shared-memory floor of 6
-                           Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide, DType::f32},
-                           Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
-                           // staged shares of exactly 48 KiB, which need the shared-memory opt-in
-                           // as larger ones do (runtime.cpp: Runtime::load)
-                           Switch{Op::fused_add_rmsnorm, 196608, normjit::detail::kBulkRowsWide},
-                           Switch{Op::rmsnorm, 196608, normjit::detail::kBulkRowsWide, DType::f32},
-                           Switch{Op::fused_add_rmsnorm, 98304, normjit::detail::kBulkRowsWide, DType::f32}};
+          Switch{Op::gemma_rmsnorm, 8192, kFew},
+          Switch{Op::fused_add_rmsnorm, 16384, kFew},
+          Switch{Op::gemma_fused_add_rmsnorm, 16384, kFew},
+          Switch{Op::fused_add_rmsnorm, 32768, kFew},
+          Switch{Op::rmsnorm, 32768, kFew},
+          Switch{Op::rmsnorm, 16384, normjit::detail::kTinyRowsMax + 1},
+          Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kTinyRowsMax + 1},
+          Switch{Op::fused_add_rmsnorm, 4096, kFew},
+          // the weight pinned ahead of the row's first use, in every dtype
+          Switch{Op::rmsnorm, 2048, normjit::detail::kPinWeightRows},
+          Switch{Op::rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f16},
+          Switch{Op::gemma_rmsnorm, 8192, normjit::detail::kPinWeightRows},
+          Switch{Op::fused_add_rmsnorm, 2048, normjit::detail::kPinWeightRows},
+          Switch{Op::gemma_fused_add_rmsnorm, 8192, normjit::detail::kPinWeightRows},
+          Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPinWeightRows, DType::f32},
+          Switch{Op::rmsnorm, 1000, normjit::detail::kPinWeightRows},
+          Switch{Op::rmsnorm, 8192, normjit::detail::kBulkRowsRmsnorm},
+          // two rows per thread (rows of 16-32 16-byte vectors)
+          Switch{Op::rmsnorm, 128, normjit::detail::kBulkRowsRmsnorm},
+          Switch{Op::gemma_rmsnorm, 256, normjit::detail::kBulkRowsRmsnorm, DType::f16},
+          Switch{Op::rmsnorm, 192, normjit::detail::kBulkRowsRmsnorm},
+          // rows of 65-96 vectors: 32 lanes, two rows a thread (2.25 and 3 items)
+          Switch{Op::rmsnorm, 576, normjit::detail::kBulkRowsRmsnorm},
+          Switch{Op::gemma_rmsnorm, 768, normjit::detail::kBulkRowsRmsnorm, DType::f16},
+          Switch{Op::rmsnorm, 4096, kFew},
+          // vector counts not a power of two: 128 threads holding rows of
+          // 513-1023 vectors, 64 threads for rmsnorm's bulk rows of 257-511
+          Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows},
+          Switch{Op::gemma_fused_add_rmsnorm, 5376, normjit::detail::kPinWeightRows},
+          Switch{Op::rmsnorm, 3584, normjit::detail::kBulkRowsRmsnorm},
+          Switch{Op::gemma_rmsnorm, 2560, normjit::detail::kBulkRowsRmsnorm, DType::f16},
+          // the fused add's 257-511 on 128 threads (residual stores after the
+          // loads), its 1025-2047 on 512 threads declared for 2 CTAs; rmsnorm's
+          // 1025-1280 on 256 threads, 1281-2047 re-read on 512; fp32 rows of
+          // 513-1280 4-vectors alike
+          Switch{Op::fused_add_rmsnorm, 2560, normjit::detail::kPinWeightRows},
+          // the fused add's 16-bit rows of 129-255 vectors pin only the first
+          // item's weight (1.1-2.0 items on 128 threads)
+          Switch{Op::fused_add_rmsnorm, 1536, normjit::detail::kPinWeightRows},
+          Switch{Op::gemma_fused_add_rmsnorm, 2040, normjit::detail::kLateWeightRows},
+          Switch{Op::fused_add_rmsnorm, 1032, normjit::detail::kBulkRowsFusedAdd, DType::f16},
+          Switch{Op::gemma_fused_add_rmsnorm, 3584, normjit::detail::kPerItemStoreRows, DType::f16},
+          Switch{Op::fused_add_rmsnorm, 12288, normjit::detail::kPinWeightRows},
+          Switch{Op::fused_add_rmsnorm, 14336, normjit::detail::kKeepOutRows, DType::f16},
+          Switch{Op::rmsnorm, 10240, normjit::detail::kPinWeightRows},
+          Switch{Op::gemma_rmsnorm, 12288, normjit::detail::kPinWeightRows},
+          Switch{Op::rmsnorm, 14336, normjit::detail::kHintedWideRows},  // weight late
+          // re-read with a part-filled last item (predicated loads): 2.75 items on
+          // 512 threads, 2.5 on the one-CTA 1024 of wide rows
+          Switch{Op::rmsnorm, 11264, normjit::detail::kBulkRowsRmsnorm},
+          Switch{Op::rmsnorm, 20480, normjit::detail::kHintedWideRows},
+          Switch{Op::rmsnorm, 12288, normjit::detail::kBulkRowsRmsnorm, DType::f16},
+          Switch{Op::rmsnorm, 2560, normjit::detail::kPinWeightRows, DType::f32},
+          Switch{Op::rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
+          Switch{Op::fused_add_rmsnorm, 5120, normjit::detail::kPinWeightRows, DType::f32},
+          // fp32 rows of 257-511 4-vectors on 128 threads, 1281-2047 as 16-bit
+          // rows (rmsnorm from kHintedWideRows rows)
+          Switch{Op::rmsnorm, 1536, normjit::detail::kPinWeightRows, DType::f32},
+          Switch{Op::gemma_fused_add_rmsnorm, 1920, normjit::detail::kPinWeightRows, DType::f32},
+          Switch{Op::rmsnorm, 6144, normjit::detail::kHintedWideRows, DType::f32},
+          Switch{Op::rmsnorm, 7168, normjit::detail::kBulkRowsRmsnorm, DType::f32},
+          Switch{Op::fused_add_rmsnorm, 7168, normjit::detail::kPinWeightRows, DType::f32},
+          // rows of 896-1280 vectors re-read on 512 threads from kRereadNpotRows
+          // (1.75 and 2.5 items, the last part-filled), in fp32 too
+          Switch{Op::rmsnorm, 7168, normjit::detail::kRereadNpotRows},
+          Switch{Op::gemma_rmsnorm, 10240, normjit::detail::kRereadNpotRows, DType::f16},
+          Switch{Op::rmsnorm, 4608, normjit::detail::kRereadNpotRows, DType::f32},
+          // 16-bit rmsnorm rows of 257-511 vectors: re-read from kRereadNpotRows on
+          // 128 threads (2.25 items) or on 256 declared for 8 CTAs (1.75 items);
+          // up to 384 vectors held on 128 threads from kPinWeightRows
+          Switch{Op::rmsnorm, 2304, normjit::detail::kRereadNpotRows},
+          Switch{Op::gemma_rmsnorm, 3584, normjit::detail::kRereadNpotRows, DType::f16},
+          Switch{Op::rmsnorm, 3072, normjit::detail::kPinWeightRows, DType::f16},
+          Switch{Op::rmsnorm, 4096, normjit::detail::kBulkRowsRmsnorm},
+          Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
+          Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
+          Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kStreamRowsFusedAdd},
+          Switch{Op::rmsnorm, 16384, normjit::detail::kLateWeightRows},
+          Switch{Op::gemma_rmsnorm, 16384, normjit::detail::kLateWeightRows, DType::f16},
+          Switch{Op::rmsnorm, 16384, normjit::detail::kBulkRowsRmsnorm},  // re-read, L1 hints
+          Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kKeepOutRows},
+          Switch{Op::gemma_fused_add_rmsnorm, 4096, normjit::detail::kKeepOutRows},
+          Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
+          Switch{Op::gemma_rmsnorm, 32768, normjit::detail::kBulkRowsWide, DType::f16},
+          Switch{Op::rmsnorm, 32768, normjit::detail::kHintedWideRows},  // L1/L2 hints
+          Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
+          Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
+          Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
+          Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide},
+          // 16-CTA clusters on sm_90 (kWideReadVectors), in both dtypes; the
+          // fp32 fused add at 262144 stays re-read (kWideMaxShareBytes)
+          Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide},
+          Switch{Op::gemma_fused_add_rmsnorm, 131072, normjit::detail::kBulkRowsWide},
+          Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
+          // fp32 16-CTA shares of 32 KiB under the shared-memory floor of 6
+          Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide, DType::f32},
+          Switch{Op::rmsnorm, 262144, normjit::detail::kBulkRowsWide, DType::f32},
+          // staged shares of exactly 48 KiB, which need the shared-memory opt-in
+          // as larger ones do (runtime.cpp: Runtime::load)
+          Switch{Op::fused_add_rmsnorm, 196608, normjit::detail::kBulkRowsWide},
+          Switch{Op::rmsnorm, 196608, normjit::detail::kBulkRowsWide, DType::f32},
+          Switch{Op::fused_add_rmsnorm, 98304, normjit::detail::kBulkRowsWide, DType::f32}};
 }
 
 // Both sides of each switch: rows - 1 and rows, out of place and (rmsnorm) in place.
