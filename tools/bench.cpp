@@ -383,8 +383,7 @@ detail::KernelConfig current_config(const Shape& sh) {
   return detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
 }
 
-std::string config_label(const Shape& sh) {
-  const detail::KernelConfig c = current_config(sh);
+std::string config_label(const detail::KernelConfig& c) {
   return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec, detail::tuning_tags(c));
 }
 
@@ -456,7 +455,7 @@ void run_compare(const std::vector<CompareEntry>& configs, const Shape& sh, cons
     Candidate c{&entry, ""};
     detail::set_config_override(entry.heuristic ? nullptr : &entry.o);
     try {
-      c.label = config_label(sh);
+      c.label = config_label(current_config(sh));
       b.validate();
       for (int i = 0; i < 3; ++i) b.call(i);
     } catch (const ValidationError& e) {
@@ -691,10 +690,12 @@ int run_bench(const BenchArgs& a) {
           std::string best_label, best_text;
           for (const detail::ConfigOverride& o : variants) {
             detail::set_config_override(a.config.empty() && !a.sweep ? nullptr : &o);
+            detail::KernelConfig config;
             std::string label;
             std::vector<double> us;
             try {
-              label = config_label(sh);
+              config = current_config(sh);
+              label = config_label(config);
               if (a.sweep && !seen.insert(label).second) continue;
               b.validate();
               for (int i = 0; i < 3; ++i) b.call(i);
@@ -722,7 +723,7 @@ int run_bench(const BenchArgs& a) {
             if (med < best_us) {
               best_us = med;
               best_label = label;
-              best_text = detail::config_override_text(current_config(sh));
+              best_text = detail::config_override_text(config);
             }
             fmt::print("{}\n", result_row(opn, dtn, sh, label, us, b.bytes(), copy_gbs));
           }
@@ -731,7 +732,7 @@ int run_bench(const BenchArgs& a) {
             // The heuristic's time beside the best, and the best in --config's syntax (for
             // --compare "default;..." to time the two interleaved: a sweep times them one after
             // the other, which leaves about 1 % of noise between configs).
-            const std::string heuristic = config_label(sh);
+            const std::string heuristic = config_label(current_config(sh));
             const auto h = timed.find(heuristic);
             fmt::print("best: {} {} {}x{} {} {:.2f} us (heuristic: {}{}); --config {}\n", opn, dtn, sh.T, sh.H,
                        best_label, best_us, heuristic,
