@@ -63,7 +63,7 @@ std::string config_override_text(const KernelConfig& c) {
       "tpr={},rpb={},vec={},residency={},minb={},loads={},stores={},cluster={},split={},weight_first={},"
       "keep_out={},pin_weight={},rpt={},trigger={},prefetch={}",
       c.threads_per_row, c.rows_per_block, c.vec, c.residency, c.min_blocks, c.loads, c.stores, c.cluster, c.split,
-      int(c.weight_first), int(c.keep_out), int(c.pin_weight), c.rows_per_thread, trigger_name(c.trigger),
+      int(c.weight_first), int(c.keep_out), c.pin_weight, c.rows_per_thread, trigger_name(c.trigger),
       prefetch_name(c.prefetch));
 }
 
