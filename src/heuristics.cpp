@@ -632,18 +632,27 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // multiple of 128: hidden 2056-5112) not at all: pinned, ptxas issued the part-filled last
   // item's loads after the earlier items' adds (at 4608 after three residual stores; sm_90a SASS,
   // scripts/late_loads.py); unpinned, every row load is issued up front and the weight's (from
-  // L2) before the reduction. H200, median us, interleaved in one
-  // process, pinned / not (session 30, docs/results/h200-2026-12-01-s30, pin-fused-bf16-call2.txt,
-  // pin-gemma-bf16-call2.txt): 2304 x 256 5.76/5.28, 1024 8.45/8.16, 8192 38.27/37.92; 2560 x
+  // L2) before the reduction. H200, median us, interleaved in one process, pinned / not (session
+  // 30, docs/results/h200-2026-12-01-s30, pin-fused-bf16-call2.txt, pin-gemma-bf16-call2.txt):
+  // 2304 x 256 5.76/5.28, 1024 8.45/8.16, 8192 38.27/37.92; 2560 x
   // 256 5.79/5.41; 2816 x 256 5.95/5.57; 3584 x 256-8192 -1.6/+0.7 %; 4608 x 256 6.78/6.37, 512
   // 8.70/8.35, 1024 12.90/12.64, 8192 72.42/71.84; gemma 2304 x 256 5.79/5.41, 4608 x 2048
   // 20.26/19.81; 32768 rows within 0.3 % (call 1, lead2-fused-bf16-call1.txt). It loses at 2048
   // rows of 2.5-2.75 items (2560 13.31/13.47, 2816 13.92/14.11; call 1 14.05/14.27). Whole
   // items keep the pin (5120 x 1024 12.83/13.34, 3072 x 2048 14.53/14.91), and f16 keeps it
   // (3584 x 1024 10.40/11.14, pin-fused-f16-call2.txt).
-  if (c.pin_weight && info.residual && c.input_dtype == DType::bf16 && c.threads_per_row == 128 &&
-      vectors > 256 && vectors < 640 && vectors % 128 != 0)
-    c.pin_weight = 0;
+  // Nor the fp32 fused add's rows of 513-1024 4-vectors (hidden 2052-4096; 128 threads up to
+  // 768 vectors, 512 above): unpinned it ran 2-5 % faster at 1024 rows and within 1 % elsewhere
+  // but 512 x 2304. H200, median us, interleaved, pinned / not, two rounds (session 30,
+  // pin-fused-fp32-call2.txt, pin-fp32-r2-call3.txt): 1024 x 2304 12.45/12.13, 12.29/12.06; 2816
+  // 14.56/13.86, 14.43/13.70; 3072 15.20/14.66, 15.10/14.46; 4096 18.53/18.11, 18.40/17.98; 512 x
+  // 4096 11.62/11.26, 11.49/11.17; 512 x 2304 8.32/8.51, 8.38/8.48. Rows of 2048 (512 vectors)
+  // keep it (pinned 0.7-1.3 % ahead at 512-4096 rows).
+  const bool fused_unpinned =
+      (c.input_dtype == DType::bf16 && c.threads_per_row == 128 && vectors > 256 && vectors < 640 &&
+       vectors % 128 != 0) ||
+      (c.input_dtype == DType::f32 && vectors > 512);
+  if (c.pin_weight && info.residual && fused_unpinned) c.pin_weight = 0;
   // The fused add's rows of 513-1023 vectors (hidden 5120-7168) in 16-bit types, held on 512
   // threads two items a thread, the second partly filled: declared for 2 CTAs an SM. Since the
   // rule for rows that are not a power of two (above) puts rows of 513-768 vectors on 128 threads

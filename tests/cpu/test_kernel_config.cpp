@@ -941,6 +941,12 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
     p.dtype = p.weight_dtype = DType::bf16;
   }
   for (std::int64_t h : {3072, 5120, 6144}) CHECK(pick(Op::fused_add_rmsnorm, h, 1024).pin_weight == 1);
+  // fp32: rows of more than 512 4-vectors unpinned, of 512 (hidden 2048) pinned.
+  p.dtype = p.weight_dtype = DType::f32;
+  for (std::int64_t h : {2304, 3072, 3584, 4096}) CHECK(pick(Op::fused_add_rmsnorm, h, 1024).pin_weight == 0);
+  CHECK(pick(Op::fused_add_rmsnorm, 2048, 1024).pin_weight == 1);
+  CHECK(pick(Op::rmsnorm, 3072, 1024).pin_weight == 1);
+  p.dtype = p.weight_dtype = DType::bf16;
   // Not a re-read row, nor one of several rows per block (hidden 512: 4 rows of 32 threads).
   CHECK_FALSE(pick(Op::rmsnorm, 8192, 1 << 20).pin_weight);
   CHECK_FALSE(pick(Op::rmsnorm, 512, 2048).pin_weight);
@@ -1371,8 +1377,11 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
             CHECK(c.loads == 0);
             CHECK(c.stores == 0);
             CHECK(c.min_blocks == 0);
-            // pinned but the bf16 fused add's part-filled 2.x-4.x items on 128 threads
-            CHECK((c.pin_weight != 0) == !(fused && dt == DType::bf16 && t128 && v > 256 && v < 640 && v % 128 != 0));
+            // pinned but the bf16 fused add's part-filled 2.x-4.x items on 128 threads and the fp32
+            // fused add's rows of more than 512 vectors
+            const bool unpinned = fused && ((dt == DType::bf16 && v > 256 && v < 640 && v % 128 != 0) ||
+                                            (dt == DType::f32 && v > 512));
+            CHECK((c.pin_weight != 0) == !unpinned);
           } else if (npot_reread) {
             CHECK(c.threads_per_row == 512);
             CHECK(c.rows_per_block == 1);
