@@ -625,8 +625,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // -8/+3 %; f16 within +-1.1 % of every item pinned, -3.5/+3.4 % of none. Rows of 2.x-3.x
   // items (2560, 3584) gained nothing from it; rmsnorm 5376 lost 5-7 % at 512-1024 rows, where its
   // part-filled last item needs the pin (a template variant, pin-variant-rms-bf16-*-call3.txt).
-  if (c.pin_weight && info.residual && dtype_size(c.input_dtype) == 2 && c.threads_per_row == 128 &&
-      vectors > 128 && vectors < 256)
+  // The fp32 fused add's rows of 1.x items (129-255 4-vectors, hidden 516-1020) likewise, but
+  // below kLateWeightRows rows only: there the first-item pin ran 4-11 % faster at 256 rows and
+  // 1.5-4 % at 512, from it the full pin 2-5 % faster at 1024-2048 rows. H200, median us,
+  // interleaved, every item pinned / none / first item, two rounds (session 30,
+  // pin-fp32-narrow-r*-call5.txt): 640 x 256 5.25/4.90/4.70, 5.22/4.80/4.67; 768 x 256
+  // 5.28/4.90/4.83, 5.25/4.90/4.77; 896 x 512 5.79/5.89/5.70, 5.73/5.76/5.73; 768 x 1024
+  // 6.75/7.01/7.01; 640 x 2048 8.64/9.12/9.12.
+  const bool fp32_first_item = c.input_dtype == DType::f32 && p.rows < kLateWeightRows;
+  if (c.pin_weight && info.residual && (dtype_size(c.input_dtype) == 2 || fp32_first_item) &&
+      c.threads_per_row == 128 && vectors > 128 && vectors < 256)
     c.pin_weight = 2;
   // And the bf16 fused add's rows of 2.x-4.x items on 128 threads (257-639 vectors, not a
   // multiple of 128: hidden 2056-5112) not at all: pinned, ptxas issued the part-filled last

@@ -946,6 +946,13 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   for (std::int64_t h : {2304, 3072, 3584, 4096}) CHECK(pick(Op::fused_add_rmsnorm, h, 1024).pin_weight == 0);
   CHECK(pick(Op::fused_add_rmsnorm, 2048, 1024).pin_weight == 1);
   CHECK(pick(Op::rmsnorm, 3072, 1024).pin_weight == 1);
+  // and its rows of 1.x items (129-255 vectors) pin the first item below kLateWeightRows rows.
+  for (std::int64_t h : {640, 768, 1000}) {
+    CHECK(pick(Op::fused_add_rmsnorm, h, kPinWeightRows).pin_weight == 2);
+    CHECK(pick(Op::fused_add_rmsnorm, h, kLateWeightRows - 1).pin_weight == 2);
+    CHECK(pick(Op::fused_add_rmsnorm, h, kLateWeightRows).pin_weight == 1);
+    CHECK(pick(Op::rmsnorm, h, kPinWeightRows).pin_weight != 2);
+  }
   p.dtype = p.weight_dtype = DType::bf16;
   // Not a re-read row, nor one of several rows per block (hidden 512: 4 rows of 32 threads).
   CHECK_FALSE(pick(Op::rmsnorm, 8192, 1 << 20).pin_weight);

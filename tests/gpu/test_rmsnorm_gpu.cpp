@@ -405,9 +405,10 @@ TEST_CASE("forced configs: the weight pinned on every item, on full items only, 
       o.residency = 0;  // where the pin applies: the row held with its weight
       normjit::detail::set_config_override(&o);
       // Last items part-filled (1536, 2040 and 5376 on 128 threads, 1000 on 64) and not (4096).
-      for (std::int64_t hidden : {1536, 2040, 5376, 1000, 4096}) {
-        for (std::int64_t rows : {300, 3001}) {  // bf16, f16
-          const RmsCase c = varied_case(op, rows, hidden);
+      for (std::int64_t hidden : {1536, 2040, 5376, 1000, 4096, 768}) {
+        for (std::int64_t rows : {300, 3001, 301}) {  // bf16, f16, fp32
+          RmsCase c = varied_case(op, rows, hidden);
+          if (rows == 301) c.dtype = c.weight_dtype = DType::f32;  // fp32 768: 1.5 items on 128 threads
           INFO(c.describe() << " pin_weight " << pin);
           CHECK(run_rms_case(c, rng) == "");
         }
