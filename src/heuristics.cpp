@@ -631,7 +631,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // interleaved, every item pinned / none / first item, two rounds (session 30,
   // pin-fp32-narrow-r*-call5.txt): 640 x 256 5.25/4.90/4.70, 5.22/4.80/4.67; 768 x 256
   // 5.28/4.90/4.83, 5.25/4.90/4.77; 896 x 512 5.79/5.89/5.70, 5.73/5.76/5.73; 768 x 1024
-  // 6.75/7.01/7.01; 640 x 2048 8.64/9.12/9.12.
+  // 6.75/7.01/7.01; 640 x 2048 8.64/9.12/9.12. As the rule, this / every item (call 6,
+  // pin-fp32-first-call6.txt): 1000 x 256 5.06/5.86, 768 x 256 5.02/5.47, 640 x 512 5.44/5.86.
   const bool fp32_first_item = c.input_dtype == DType::f32 && p.rows < kLateWeightRows;
   if (c.pin_weight && info.residual && (dtype_size(c.input_dtype) == 2 || fp32_first_item) &&
       c.threads_per_row == 128 && vectors > 128 && vectors < 256)
