@@ -643,13 +643,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // scripts/late_loads.py); unpinned, every row load is issued up front and the weight's (from
   // L2) before the reduction. H200, median us, interleaved in one process, pinned / not (session
   // 30, docs/results/h200-2026-12-01-s30, pin-fused-bf16-call2.txt, pin-gemma-bf16-call2.txt):
-  // 2304 x 256 5.76/5.28, 1024 8.45/8.16, 8192 38.27/37.92; 2560 x
-  // 256 5.79/5.41; 2816 x 256 5.95/5.57; 3584 x 256-8192 -1.6/+0.7 %; 4608 x 256 6.78/6.37, 512
-  // 8.70/8.35, 1024 12.90/12.64, 8192 72.42/71.84; gemma 2304 x 256 5.79/5.41, 4608 x 2048
-  // 20.26/19.81; 32768 rows within 0.3 % (call 1, lead2-fused-bf16-call1.txt). It loses at 2048
-  // rows of 2.5-2.75 items (2560 13.31/13.47, 2816 13.92/14.11; call 1 14.05/14.27). Whole
-  // items keep the pin (5120 x 1024 12.83/13.34, 3072 x 2048 14.53/14.91), and f16 keeps it
-  // (3584 x 1024 10.40/11.14, pin-fused-f16-call2.txt).
+  // 2304 x 256 5.76/5.28, 1024 8.45/8.16, 8192 38.27/37.92; 2560 x 256 5.79/5.41; 2816 x 256
+  // 5.95/5.57; 3584 x 256-8192 -1.6/+0.7 %; 4608 x 256 6.78/6.37, 512 8.70/8.35, 1024
+  // 12.90/12.64, 8192 72.42/71.84; gemma 2304 x 256 5.79/5.41, 4608 x 2048 20.26/19.81; 32768
+  // rows within 0.3 % (call 1, lead2-fused-bf16-call1.txt). It loses at 2048 rows of 2.5-2.75
+  // items (2560 13.31/13.47, 2816 13.92/14.11; call 1 14.05/14.27). Whole items keep the pin
+  // (5120 x 1024 12.83/13.34, 3072 x 2048 14.53/14.91), and f16 keeps it (3584 x 1024
+  // 10.40/11.14, pin-fused-f16-call2.txt).
   // Nor the fp32 fused add's rows of 513-1024 4-vectors (hidden 2052-4096; 128 threads up to
   // 768 vectors, 512 above): unpinned it ran 2-5 % faster at 1024 rows and within 1 % elsewhere
   // but 512 x 2304. H200, median us, interleaved, pinned / not, two rounds (session 30,
