@@ -1,24 +1,18 @@
 """scripts/late_loads.py, the reader of `scripts/sass.sh` output that lists loads issued a round
 trip late: needs neither torch, the library nor a GPU, so it runs everywhere."""
 
-import importlib.util
 import io
-import os
 import sys
 from contextlib import redirect_stdout
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join(REPO, "scripts", "late_loads.py")
+from _support import load_repo_script
 
 
 @pytest.fixture(scope="module")
 def late():
-    spec = importlib.util.spec_from_file_location("normjit_late_loads", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_repo_script("scripts/late_loads.py", "normjit_late_loads")
 
 
 def sass(name, body):

@@ -1,22 +1,16 @@
 """scripts/peers/targets.py, the reader of the side-by-side table's CSV: needs neither torch nor the
 library, so it runs everywhere."""
 
-import importlib.util
 import math
-import os
 
 import pytest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCRIPT = os.path.join(REPO, "scripts", "peers", "targets.py")
+from _support import load_repo_script
 
 
 @pytest.fixture(scope="module")
 def targets():
-    spec = importlib.util.spec_from_file_location("normjit_targets", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_repo_script("scripts/peers/targets.py", "normjit_targets")
 
 
 def write_csv(path, rows, paired=None):
