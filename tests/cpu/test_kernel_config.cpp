@@ -879,10 +879,11 @@ TEST_CASE("a few rows whose caller promised a static weight load it before the P
 
 TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of its first use", "[config][heuristics]") {
   ProblemSpec p;
-  auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, int cc = 90) {
+  auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, int cc = 90, DType dt = DType::bf16) {
     p.op = op;
     p.hidden = hidden;
     p.rows = rows;
+    p.dtype = p.weight_dtype = dt;
     return choose_config(p, 0, Arch{cc});
   };
   for (Op op : all_ops()) {
@@ -936,24 +937,21 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
     CHECK(pick(Op::fused_add_rmsnorm, h, 1024).pin_weight == 0);
     CHECK(pick(Op::gemma_fused_add_rmsnorm, h, 2048).pin_weight == 0);
     CHECK(pick(Op::rmsnorm, h, 1024).pin_weight != 0);
-    p.dtype = p.weight_dtype = DType::f16;
-    CHECK(pick(Op::fused_add_rmsnorm, h, 1024).pin_weight == 1);
-    p.dtype = p.weight_dtype = DType::bf16;
+    CHECK(pick(Op::fused_add_rmsnorm, h, 1024, 90, DType::f16).pin_weight == 1);
   }
   for (std::int64_t h : {3072, 5120, 6144}) CHECK(pick(Op::fused_add_rmsnorm, h, 1024).pin_weight == 1);
   // fp32: rows of more than 512 4-vectors unpinned, of 512 (hidden 2048) pinned.
-  p.dtype = p.weight_dtype = DType::f32;
-  for (std::int64_t h : {2304, 3072, 3584, 4096}) CHECK(pick(Op::fused_add_rmsnorm, h, 1024).pin_weight == 0);
-  CHECK(pick(Op::fused_add_rmsnorm, 2048, 1024).pin_weight == 1);
-  CHECK(pick(Op::rmsnorm, 3072, 1024).pin_weight == 1);
+  const DType f32 = DType::f32;
+  for (std::int64_t h : {2304, 3072, 3584, 4096}) CHECK(pick(Op::fused_add_rmsnorm, h, 1024, 90, f32).pin_weight == 0);
+  CHECK(pick(Op::fused_add_rmsnorm, 2048, 1024, 90, f32).pin_weight == 1);
+  CHECK(pick(Op::rmsnorm, 3072, 1024, 90, f32).pin_weight == 1);
   // and its rows of 1.x items (129-255 vectors) pin the first item below kLateWeightRows rows.
   for (std::int64_t h : {640, 768, 1000}) {
-    CHECK(pick(Op::fused_add_rmsnorm, h, kPinWeightRows).pin_weight == 2);
-    CHECK(pick(Op::fused_add_rmsnorm, h, kLateWeightRows - 1).pin_weight == 2);
-    CHECK(pick(Op::fused_add_rmsnorm, h, kLateWeightRows).pin_weight == 1);
-    CHECK(pick(Op::rmsnorm, h, kPinWeightRows).pin_weight != 2);
+    CHECK(pick(Op::fused_add_rmsnorm, h, kPinWeightRows, 90, f32).pin_weight == 2);
+    CHECK(pick(Op::fused_add_rmsnorm, h, kLateWeightRows - 1, 90, f32).pin_weight == 2);
+    CHECK(pick(Op::fused_add_rmsnorm, h, kLateWeightRows, 90, f32).pin_weight == 1);
+    CHECK(pick(Op::rmsnorm, h, kPinWeightRows, 90, f32).pin_weight != 2);
   }
-  p.dtype = p.weight_dtype = DType::bf16;
   // Not a re-read row, nor one of several rows per block (hidden 512: 4 rows of 32 threads).
   CHECK_FALSE(pick(Op::rmsnorm, 8192, 1 << 20).pin_weight);
   CHECK_FALSE(pick(Op::rmsnorm, 512, 2048).pin_weight);
