@@ -496,6 +496,9 @@ std::vector<Switch> switch_cases() {
           Switch{Op::fused_add_rmsnorm, 1536, normjit::detail::kPinWeightRows},
           Switch{Op::gemma_fused_add_rmsnorm, 2040, normjit::detail::kLateWeightRows},
           Switch{Op::fused_add_rmsnorm, 1032, normjit::detail::kBulkRowsFusedAdd, DType::f16},
+          // fp32 rows of 1.x items: the first item's weight pinned below kLateWeightRows, every
+          // item's from it
+          Switch{Op::fused_add_rmsnorm, 768, normjit::detail::kLateWeightRows, DType::f32},
           Switch{Op::gemma_fused_add_rmsnorm, 3584, normjit::detail::kPerItemStoreRows, DType::f16},
           Switch{Op::fused_add_rmsnorm, 12288, normjit::detail::kPinWeightRows},
           Switch{Op::fused_add_rmsnorm, 14336, normjit::detail::kKeepOutRows, DType::f16},
