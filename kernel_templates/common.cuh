@@ -242,7 +242,7 @@ template <class T, int N> struct Packed {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = load_chunk_if<kPolicy>(src + i, pred);
   }
-  // Load from shared memory (a staged row, residency 3).
+  // Load from shared memory (a staged row, residency 3-4).
   __device__ __forceinline__ void load_shared(const T* p) {
     const typename VB::ChunkT* src = reinterpret_cast<const typename VB::ChunkT*>(p);
 #pragma unroll
@@ -373,6 +373,31 @@ __device__ __forceinline__ void mbarrier_wait(u64* bar, u32 parity) {
                    : "=r"(done) : "r"(a), "r"(parity) : "memory");
     }
   } while (!done);
+}
+
+// ---- per-thread async copies into shared memory (sm_80+: cp.async) ------------------------
+// A row staged by its own threads (KernelConfig::residency 4): each thread copies the 16-byte
+// vectors it will read into shared memory (LDGSTS, cached in L2 only), one commit group a part,
+// and waits on its own groups; no thread reads another's bytes, so no barrier is needed.
+// kEvictFirst: an L2 evict-first hint for data read once.
+template <bool kEvictFirst>
+__device__ __forceinline__ void copy16_to_shared(void* dst, const void* src) {
+  if constexpr (kEvictFirst) {
+    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;"
+                 :: "r"(smem_addr(dst)), "l"(src), "l"(l2_policy<false>()) : "memory");
+  } else {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(smem_addr(dst)), "l"(src) : "memory");
+  }
+}
+// Closes this thread's group of copies issued since the last commit.
+__device__ __forceinline__ void copies_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// Waits until at most `pending` (0-3; a constant where the caller's loop over parts is unrolled)
+// of this thread's committed groups are still in flight.
+__device__ __forceinline__ void copies_wait(int pending) {
+  if (pending <= 0) asm volatile("cp.async.wait_group 0;" ::: "memory");
+  else if (pending == 1) asm volatile("cp.async.wait_group 1;" ::: "memory");
+  else if (pending == 2) asm volatile("cp.async.wait_group 2;" ::: "memory");
+  else asm volatile("cp.async.wait_group 3;" ::: "memory");
 }
 
 // Element offset of row `row` of a RowTensor.

@@ -20,6 +20,9 @@
 //      one part overlaps the transfer of the next; both passes then read shared memory, and the
 //      second writes the residual and the output as residency 2 does. The host sizes the
 //      dynamic shared memory (kernel_config: staged_smem_bytes).
+//   4  shared memory, as 3, but each thread copies the vectors it will read itself (cp.async,
+//      16 bytes each, one commit group a part) and waits on its own groups: no copy engine, no
+//      mbarriers, and sm_80+.
 // Activations stay packed in their storage type until used; the fused add keeps the fp32 sum,
 // which the spec normalizes unrounded. Cfg provides:
 //   In, Weight                       element types (Weight = In or float)
@@ -238,7 +241,8 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   static_assert(kSplit == 1 || (kCluster == 1 && kRows == 1 && !Cfg::kResidual && kExact && kItems % kSplit == 0),
                 "a split row: one row per CTA, no cluster, no residual, whole items per CTA");
   constexpr int kCtasPerRow = kCluster * kSplit;
-  constexpr bool kStaged = Cfg::kResidency == 3;
+  constexpr bool kStaged = Cfg::kResidency >= 3;
+  constexpr bool kBulkCopies = Cfg::kResidency == 3;  // else each thread copies its own items (4)
   static_assert(!kStaged || (kExact && kSplit == 1 && sizeof(T) * kVec == 16),
                 "a staged row: whole 16-byte vectors on every lane, no split");
   // Parts of a staged share: whole items of every lane, so a lane's items of part s are in
@@ -248,15 +252,15 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   constexpr int kStageElems = kStageItems * kGroup * kVec;
 
   __shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats];
-  // Residency 3: each row of the block stages its share (x, then r) in dynamic shared memory.
+  // Residency 3-4: each row of the block stages its share (x, then r) in dynamic shared memory.
   extern __shared__ __align__(16) unsigned char staged_smem[];
-  __shared__ __align__(8) u64 staged_bar[kStaged ? kRows * kStages : 1];
+  __shared__ __align__(8) u64 staged_bar[kBulkCopies ? kRows * kStages : 1];
 
   const int lane = threadIdx.x % kGroup;
   const int row_in_block = threadIdx.x / kGroup;
   T* const x_stage = reinterpret_cast<T*>(staged_smem) + row_in_block * kSpan * (Cfg::kResidual ? 2 : 1);
   T* const r_stage = x_stage + kSpan;
-  u64* const bars = staged_bar + (kStaged ? row_in_block * kStages : 0);
+  u64* const bars = staged_bar + (kBulkCopies ? row_in_block * kStages : 0);
   // The grid is rows * kCtasPerRow CTAs along x and clusters are (kCluster, 1, 1), so a CTA's
   // rank in its cluster (or its part of a split row) is blockIdx.x % kCtasPerRow.
   const i64 row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows + row_in_block : i64(blockIdx.x / kCtasPerRow);
@@ -302,7 +306,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // Before the PDL wait: the barriers do not depend on the previous kernel.
   __shared__ ClusterSlots<kCluster> cluster_slots;
   cluster_prepare<kCluster>(cluster_slots);
-  if constexpr (kStaged) {
+  if constexpr (kBulkCopies) {
     if (threadIdx.x == 0) {
 #pragma unroll
       for (int i = 0; i < kRows * kStages; ++i) mbarrier_init(staged_bar + i);
@@ -318,7 +322,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
   T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
 
-  if constexpr (kStaged) {
+  if constexpr (kBulkCopies) {
     // One lane per row issues every copy of the share; loads = 1 adds an L2 evict-first hint.
     if (lane == 0 && active) {
       constexpr u32 kBytes = u32(kStageElems * sizeof(T));
@@ -331,6 +335,21 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
           bulk_copy_to_shared<Cfg::kLoads == 1>(r_stage + s * kStageElems, r_row + first + s * kStageElems, kBytes,
                                                 bars + s);
       }
+    }
+  } else if constexpr (kStaged) {
+    // Each thread copies the items it will read, a commit group per part (loads = 1: evict-first).
+#pragma unroll
+    for (int s = 0; s < kStages; ++s) {
+      if (active) {
+#pragma unroll
+        for (int i = 0; i < kStageItems; ++i) {
+          const int it = s * kStageItems + i;
+          const int at = (it * kGroup + lane) * kVec;  // within the share
+          copy16_to_shared<Cfg::kLoads == 1>(x_stage + at, x_row + col_of(it));
+          if constexpr (Cfg::kResidual) copy16_to_shared<Cfg::kLoads == 1>(r_stage + at, r_row + col_of(it));
+        }
+      }
+      copies_commit();
     }
   }
 
@@ -368,7 +387,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       for (int j = 0; j < kVec; ++j) v[j] = x[j];
     }
   };
-  // Loads item `it` and gives its values (item_values); a staged row (residency 3) reads both
+  // Loads item `it` and gives its values (item_values); a staged row (residency 3-4) reads both
   // passes from shared memory.
   auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
     const int at = (it * kGroup + lane) * kVec;  // within the share
@@ -448,7 +467,11 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   } else if constexpr (kStaged) {
 #pragma unroll
     for (int s = 0; s < kStages; ++s) {
-      if (active) mbarrier_wait(bars + s, 0);
+      if constexpr (kBulkCopies) {
+        if (active) mbarrier_wait(bars + s, 0);
+      } else {
+        copies_wait(kStages - 1 - s);  // this thread's parts 0..s are in
+      }
 #pragma unroll 4
       for (int i = 0; i < kStageItems; ++i) {
         float v[kVec];

@@ -103,6 +103,7 @@ const char* residency_name(int r) {
     case 1: return "row";
     case 2: return "reload";
     case 3: return "smem";
+    case 4: return "smem_lanes";
     default: return "invalid";
   }
 }
@@ -202,7 +203,7 @@ constexpr std::int64_t kStaticSmemBound = 2048;
 constexpr std::int64_t kSystemSmemPerBlock = 1024;
 }  // namespace
 
-std::int64_t staged_smem_bytes(const KernelConfig& c) { return c.residency == 3 ? share_bytes(c) : 0; }
+std::int64_t staged_smem_bytes(const KernelConfig& c) { return staged(c) ? share_bytes(c) : 0; }
 
 std::int64_t staged_smem_limit(Arch arch) { return arch.max_smem_per_block() - kStaticSmemBound; }
 
@@ -212,7 +213,7 @@ int staged_ctas_per_sm(const KernelConfig& c) {
 }
 
 std::string staged_unsupported(const KernelConfig& c) {
-  if (c.arch.cc < 90)
+  if (c.residency == 3 && c.arch.cc < 90)
     return fmt::format("bulk copies into shared memory need sm_90 or newer, the GPU is {}", c.arch.target());
   if (c.vec * dtype_size(c.input_dtype) != 16)
     return fmt::format("needs 16-byte vectors, got {} x {} bytes", c.vec, dtype_size(c.input_dtype));
@@ -242,7 +243,8 @@ std::string tuning_tags(const KernelConfig& c) {
   std::string s;
   if (c.cluster != 1) s += fmt::format("-c{}", c.cluster);
   if (c.split != 1) s += fmt::format("-s{}", c.split);
-  if (c.residency != 0) s += c.residency == 1 ? "-lw" : c.residency == 2 ? "-reload" : "-smem";
+  if (c.residency != 0)
+    s += c.residency == 1 ? "-lw" : c.residency == 2 ? "-reload" : c.residency == 3 ? "-smem" : "-smeml";
   if (c.min_blocks != 0) s += fmt::format("-b{}", c.min_blocks);
   if (c.loads != 0) s += fmt::format("-ld{}", loads_name(c.loads));
   if (c.stores != 0) s += "-stitem";

@@ -30,7 +30,8 @@ struct KernelConfig {
   // Where a row lives between the reduction and the output: 0 registers (weight loaded with
   // the row), 1 registers (weight loaded after the reduction, fewer registers), 2 nowhere
   // (re-read from global memory / L2 after the reduction; for rows too wide for registers),
-  // 3 shared memory (sm_90+: the row arrives by bulk copies; staged_smem_bytes below).
+  // 3 shared memory (sm_90+: the row arrives by bulk copies; staged_smem_bytes below), 4 shared
+  // memory, each thread copying the vectors it reads (cp.async, sm_80+; no copy engine).
   std::int32_t residency = 0;
   // Resident blocks per SM the compiler must allow (the second __launch_bounds__ argument: it
   // caps registers per thread at 64K / (min_blocks * block)); 0 leaves registers to ptxas.
@@ -115,7 +116,7 @@ bool pin_weight_applies(const KernelConfig& c);
 // by the heuristic alike.
 std::string rows_per_thread_unsupported(const KernelConfig& c);
 
-const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem"
+const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem", "smem_lanes"
 const char* trigger_name(int trigger);           // "auto", "early", "end"
 const char* pin_weight_name(int pin_weight);     // "none", "every_item", "full_items"
 // "none", or the parts joined by '+' ("weight", "residual", "input"; e.g. "weight+residual").
@@ -128,8 +129,10 @@ std::string prefetch_unsupported(const KernelConfig& c);
 // c.prefetch less what the kernel loads before the PDL wait anyway: the weight with weight_first.
 // Applied wherever a config's prefetch or weight_first is set, so that one kernel has one key.
 int prefetch_needed(const KernelConfig& c);
+// Whether `c` stages its rows in shared memory: residency 3 (bulk copies) or 4 (per thread).
+inline bool staged(const KernelConfig& c) { return c.residency == 3 || c.residency == 4; }
 // Dynamic shared memory a block of `c` takes: its rows' staged shares (x, and r for the fused
-// add) with residency 3, else 0.
+// add) with residency 3 or 4, else 0.
 std::int64_t staged_smem_bytes(const KernelConfig& c);
 // The most staged_smem_bytes a block may take on `arch`: the opt-in limit less 2 KiB for the
 // kernel's static shared memory (the reduction's <= 32 floats, <= 32 rows x 4 barriers of 8
@@ -139,9 +142,10 @@ std::int64_t staged_smem_limit(Arch arch);
 // shared memory (< 2 KiB, as above) and the 1 KiB the system reserves a block; 0 when `c`
 // stages nothing (then shared memory does not bound it).
 int staged_ctas_per_sm(const KernelConfig& c);
-// Why `c` cannot stage its rows in shared memory (residency 3), "" when it can: the bulk copies
-// need sm_90+, 16-byte vectors, shares of whole items of every thread and no split, and the
-// shares must fit staged_smem_limit. Checked for overrides and by the heuristic alike.
+// Why `c` cannot stage its rows in shared memory (residency 3 or 4), "" when it can: the bulk
+// copies need sm_90+ (the per-thread copies run on every supported GPU), both 16-byte vectors, shares of whole items
+// of every thread and no split, and the shares must fit staged_smem_limit. Checked for overrides
+// and by the heuristic alike.
 std::string staged_unsupported(const KernelConfig& c);
 const char* loads_name(int loads);               // "plain", "stream", "l2", "hinted"
 const char* stores_name(int stores);             // "after_loads", "per_item"

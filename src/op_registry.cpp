@@ -173,21 +173,22 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   }
   if (o->residency >= 0) c.residency = o->residency;
   else if (reshaped) c.residency = choose_residency(c, info.residual);
-  if (c.residency > 3)
-    bad(fmt::format("residency {}: expected 0 (row+weight), 1 (row), 2 (reload) or 3 (smem)", c.residency));
+  if (c.residency > 4)
+    bad(fmt::format("residency {}: expected 0 (row+weight), 1 (row), 2 (reload), 3 (smem) or 4 (smem_lanes)",
+                    c.residency));
   // A row held in registers is unrolled into them.
   if (c.residency < 2 && items * c.vec > 256) bad(fmt::format("{} values per thread", items * c.vec));
-  if (c.residency == 3) {
-    if (const std::string why = staged_unsupported(c); !why.empty()) bad("residency 3: " + why);
+  if (staged(c)) {
+    if (const std::string why = staged_unsupported(c); !why.empty()) bad(fmt::format("residency {}: {}", c.residency, why));
   }
   if (o->min_blocks >= 0) c.min_blocks = o->min_blocks;
   else if (reshaped) c.min_blocks = choose_min_blocks(c);
   if (o->loads >= 0) c.loads = o->loads;
-  else if (c.residency == 3 && c.loads > 1) c.loads = 0;  // the heuristic's hints were for loads
+  else if (staged(c) && c.loads > 1) c.loads = 0;  // the heuristic's hints were for loads
   if (c.loads > 3)
     bad(fmt::format("loads {}: expected 0 (plain), 1 (stream), 2 (l2) or 3 (hinted)", c.loads));
-  if (c.residency == 3 && c.loads > 1)
-    bad(fmt::format("loads {}: a staged row's bulk copies take 0 (plain) or 1 (evict-first)", c.loads));
+  if (staged(c) && c.loads > 1)
+    bad(fmt::format("loads {}: a staged row's copies take 0 (plain) or 1 (evict-first)", c.loads));
   if (o->stores >= 0) {
     if (o->stores > 1) bad(fmt::format("stores {}: expected 0 (after loads) or 1 (per item)", o->stores));
     if (o->stores && !info.residual) bad(fmt::format("stores {}: only the fused add stores a residual", o->stores));

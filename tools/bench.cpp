@@ -601,7 +601,7 @@ int run_bench(const BenchArgs& a) {
             // vectors) try 2, 4 and 8 CTAs with the heuristic's per-CTA shape; wider rows every
             // CTA shape: 128-1024 threads holding up to 16 vectors of the share, held or
             // re-read, with and without a 64-register bound (the cluster code costs registers).
-            if (arch.cc >= 90 && !forced.threads_per_row && vectors <= 2048 && forced.residency != 3) {
+            if (arch.cc >= 90 && !forced.threads_per_row && vectors <= 2048 && forced.residency < 3) {
               for (int n = 2; n <= detail::kMaxCluster; n *= 2) {
                 detail::ConfigOverride o = forced;
                 o.cluster = n;
@@ -630,34 +630,37 @@ int run_bench(const BenchArgs& a) {
                 }
               }
             }
-            // Rows staged in shared memory (residency 3, sm_90+): one CTA or a 2-8-CTA cluster per
-            // row, 32-1024 threads with whole items of up to 32 vectors each, bulk copies with
-            // and without the evict-first hint (configs whose share exceeds shared memory are
-            // skipped as invalid).
-            if (arch.cc >= 90 && !forced.threads_per_row && allows_residency(3)) {
+            // Rows staged in shared memory (sm_90+): one CTA or a 2-8-CTA cluster per row, 32-1024
+            // threads with whole items of up to 32 vectors each, by bulk copies (residency 3) or
+            // each thread's own copies (4), with and without the evict-first hint (configs whose
+            // share exceeds shared memory are skipped as invalid).
+            if (arch.cc >= 90 && !forced.threads_per_row && (allows_residency(3) || allows_residency(4))) {
               for (int n = 1; n <= detail::kMaxCluster; n *= 2) {
                 if (forced.cluster && n != forced.cluster) continue;
                 if (sh.H % (vec * n) != 0) continue;
                 const std::int64_t share = vectors / n;
                 for (std::int64_t tpr = 32; tpr <= std::min<std::int64_t>(1024, share); tpr *= 2) {
                   if (share % tpr != 0 || share / tpr > 32) continue;
-                  for (int l : {0, 1}) {
-                    if (!allows_loads(l)) continue;
-                    detail::ConfigOverride o = forced;
-                    o.cluster = n;
-                    o.threads_per_row = int(tpr);
-                    o.residency = 3;
-                    o.loads = l;
-                    o.min_blocks = 0;
-                    o.split = 1;
-                    variants.push_back(o);
+                  for (int res : {3, 4}) {
+                    if (!allows_residency(res)) continue;
+                    for (int l : {0, 1}) {
+                      if (!allows_loads(l)) continue;
+                      detail::ConfigOverride o = forced;
+                      o.cluster = n;
+                      o.threads_per_row = int(tpr);
+                      o.residency = res;
+                      o.loads = l;
+                      o.min_blocks = 0;
+                      o.split = 1;
+                      variants.push_back(o);
+                    }
                   }
                 }
               }
             }
             // Rows shared by independent CTAs (rmsnorm out of place): 2-8 CTAs, each holding the
             // whole row on 128-1024 threads with whole shares of items, with the weight early or late.
-            if (!fused_op && !forced.cluster && !forced.threads_per_row && forced.residency != 3) {
+            if (!fused_op && !forced.cluster && !forced.threads_per_row && forced.residency < 3) {
               for (int n = 2; n <= detail::kMaxSplit; n *= 2) {
                 for (std::int64_t tpr = 128; tpr <= std::min<std::int64_t>(1024, vectors); tpr *= 2) {
                   const std::int64_t items = vectors / tpr;

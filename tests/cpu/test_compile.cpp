@@ -153,13 +153,15 @@ std::vector<KernelConfig> configs_for(Op op) {
       }
     }
   }
-  // Rows staged in shared memory (sm_90+): one CTA, an 8-CTA cluster with the evict-first hint,
-  // and 8 rows of fp32 per block (4-element vectors, 2 stages of 2 items).
-  {
+  // Rows staged in shared memory by bulk copies (sm_90+) and by each thread's own copies (also
+  // sm_80): one CTA, an 8-CTA cluster with the evict-first hint, and 8 rows of fp32 per block
+  // (4-element vectors, 2 stages of 2 items).
+  for (int residency : {3, 4}) {
     ConfigOverride o;
-    o.residency = 3;
+    o.residency = residency;
     o.threads_per_row = 256;
     out.push_back(forced(16384, 90, o));
+    if (residency == 4) out.push_back(forced(16384, 80, o));
     o.cluster = 8;
     o.loads = 1;
     out.push_back(forced(262144, 100, o));
@@ -169,7 +171,7 @@ std::vector<KernelConfig> configs_for(Op op) {
     p.weight_dtype = DType::f32;
     p.hidden = 512;
     ConfigOverride small;
-    small.residency = 3;
+    small.residency = residency;
     small.threads_per_row = 32;
     small.rows_per_block = 8;
     out.push_back(chosen(p, 90, small));
@@ -278,10 +280,10 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 65u : 74u));
+  CHECK(configs.size() == (op_info(op).residual ? 69u : 78u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
-  CHECK(residencies == std::set<int>{0, 1, 2, 3});
+  CHECK(residencies == std::set<int>{0, 1, 2, 3, 4});
   if (op_info(op).allows_rank3) CHECK(layouts == std::set<bool>{false, true});
 }
 

@@ -272,7 +272,7 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
   if (block < 32 || block > 1024) return "block threads outside 32..1024";
   if (c.cluster < 1 || c.cluster > kMaxClusterNonPortable || (c.cluster & (c.cluster - 1)) != 0)
     return "cluster not a power of two <= 16";
-  if (c.cluster > kMaxCluster && (arch.cc != 90 || c.residency != 3 || staged_smem_bytes(c) > kWideMaxShareBytes))
+  if (c.cluster > kMaxCluster && (arch.cc != 90 || !staged(c) || staged_smem_bytes(c) > kWideMaxShareBytes))
     return "a non-portable cluster other than a staged row of <= 64 KiB shares on sm_90";
   if (c.cluster > 1 && arch.cc < 90) return "cluster below sm_90";
   if (c.cluster > 1 && c.rows_per_block != 1) return "cluster with several rows per block";
@@ -282,10 +282,10 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
   // Held rows must fit registers; a reloaded row (residency 2) is only a loop count.
   if (c.residency < 2 && items * c.vec > 64) return "more than 64 values per thread held";
   if (items * c.vec > 512) return "more than 512 values per thread";
-  if (c.residency < 0 || c.residency > 3) return "residency outside 0..3";
-  if (c.residency == 3) {
-    // A staged row: the bulk copies' constraints (op_registry.cpp checks the same for overrides).
-    if (arch.cc < 90) return "staged row below sm_90";
+  if (c.residency < 0 || c.residency > 4) return "residency outside 0..4";
+  if (staged(c)) {
+    // A staged row: the copies' constraints (op_registry.cpp checks the same for overrides).
+    if (c.residency == 3 && arch.cc < 90) return "bulk copies below sm_90";
     if (c.vec * elem != 16) return "staged row without 16-byte vectors";
     if (vectors % tpr != 0) return "staged share not whole items";
     if (c.split != 1) return "staged row with split";
@@ -1599,7 +1599,7 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   sm.stores = -1;
   rejects(sm, 80, "need sm_90 or newer");
   sm.loads = 3;
-  rejects(sm, 90, "bulk copies take 0 (plain) or 1");
+  rejects(sm, 90, "copies take 0 (plain) or 1");
   sm.loads = -1;
   sm.vec = 4;
   rejects(sm, 90, "needs 16-byte vectors");
@@ -1612,9 +1612,24 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   rejects(sm, 90, "bytes of shared memory");
   sm.cluster = 2;
   CHECK(staged_smem_bytes(choose_with(sm, 90)) == 131072);
+  // Each thread's own copies (residency 4): the same shares and limits, on sm_80 too.
   sm.residency = 4;
-  rejects(sm, 90, "residency 4");
+  const KernelConfig lanes = choose_with(sm, 90);
+  CHECK(lanes.residency == 4);
+  CHECK(staged_smem_bytes(lanes) == 131072);
+  CHECK(slug(lanes).find("-smeml") != std::string::npos);
+  ConfigOverride bulk = sm;
+  bulk.residency = 3;
+  CHECK_FALSE(cache_key(lanes) == cache_key(choose_with(bulk, 90)));
+  sm.cluster = 1;
+  rejects(sm, 90, "residency 4: 262144 bytes of shared memory");
   p.hidden = 16384;
+  CHECK(choose_with(sm, 80).residency == 4);
+  sm.stores = 1;
+  rejects(sm, 90, "(residency 4) writes its residual");
+  sm.stores = -1;
+  sm.residency = 5;
+  rejects(sm, 90, "residency 5: expected 0 (row+weight), 1 (row), 2 (reload), 3 (smem) or 4 (smem_lanes)");
 }
 
 TEST_CASE("choose_config answers a repeated problem from its per-thread memo, and only then", "[config][heuristics]") {
@@ -1727,7 +1742,8 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
   for (const char* forced : {"tpr=32,rpb=4", "cluster=4", "split=2,tpr=128", "residency=2,loads=3,minb=4,tpr=512",
                              "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "vec=4"})
     round_trip(forced_config(8192, 4096, forced));
-  for (const char* forced : {"residency=3,cluster=2,tpr=256", "residency=3,cluster=4,tpr=128,loads=1"})
+  for (const char* forced : {"residency=3,cluster=2,tpr=256", "residency=3,cluster=4,tpr=128,loads=1",
+                             "residency=4,cluster=4,tpr=128,loads=1"})
     round_trip(forced_config(65536, 4096, forced));
   const KernelConfig c8 = forced_config(128, 1 << 20, "rpt=8,tpr=16");
   CHECK(c8.rows_per_thread == 8);

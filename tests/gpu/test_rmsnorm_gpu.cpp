@@ -704,7 +704,7 @@ TEST_CASE("forced configs: rows shared by independent CTAs (split)", "[gpu][rmsn
   }
 }
 
-TEST_CASE("forced configs: rows staged in shared memory (bulk copies)", "[gpu][rmsnorm][configs][smem]") {
+TEST_CASE("forced configs: rows staged in shared memory (bulk and per-thread copies)", "[gpu][rmsnorm][configs][smem]") {
   use_device0();
   auto rng = fresh_rng();
   const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
@@ -715,7 +715,8 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk copies)", "[gpu][r
   // One CTA per row (4 stages of 2 items at 4096 on 256 threads, 2 stages of 1 item at 32768 on
   // 1024), 2- and 8-CTA clusters with the evict-first hint (the fused add's 8 x 128 KiB shares at
   // 262144), several rows per block with 4-vector rows of fp32 (below; 48 KiB of shares exactly at
-  // the fused add's 1536 and rmsnorm's 3072).
+  // the fused add's 1536 and rmsnorm's 3072). Each by bulk copies (residency 3, sm_90+) and by
+  // each thread's own copies (4), whose parts complete per thread.
   const Staged kStaged[] = {{256, 1, 0, 0, {4096, 16384, 32768}},
                             {1024, 1, 1, 0, {16384, 32768}},
                             {128, 2, 1, 0, {16384, 65536}},
@@ -724,43 +725,47 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk copies)", "[gpu][r
   for (Op op : normjit::all_ops()) {
     const bool fused = normjit::detail::op_info(op).residual;
     for (const Staged& st : kStaged) {
-      normjit::detail::ConfigOverride o;
-      o.residency = 3;
-      o.threads_per_row = st.tpr;
-      o.cluster = st.cluster;
-      o.loads = st.loads;
-      o.rows_per_block = st.rpb;
-      normjit::detail::set_config_override(&o);
-      for (std::int64_t hidden : st.hidden) {
-        for (std::int64_t rows : {1, 5, 40}) {
-          RmsCase c = varied_case(op, rows, hidden);
-          c.strided = rows == 40;
-          if (!fused && rows == 5) c.heads = 3;  // per-head rows, non-flat input
-          if (st.rpb && rows == 40) c.dtype = c.weight_dtype = DType::f32;
-          INFO(c.describe() << " staged: tpr " << st.tpr << " cluster " << st.cluster << " loads " << st.loads
-                            << " rpb " << st.rpb);
-          if (cc < 90) {
-            CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("sm_90 or newer"));
-          } else {
-            CHECK(run_rms_case(c, rng) == "");
+      for (int residency : {3, 4}) {
+        normjit::detail::ConfigOverride o;
+        o.residency = residency;
+        o.threads_per_row = st.tpr;
+        o.cluster = st.cluster;
+        o.loads = st.loads;
+        o.rows_per_block = st.rpb;
+        normjit::detail::set_config_override(&o);
+        for (std::int64_t hidden : st.hidden) {
+          for (std::int64_t rows : {1, 5, 40}) {
+            RmsCase c = varied_case(op, rows, hidden);
+            c.strided = rows == 40;
+            if (!fused && rows == 5) c.heads = 3;  // per-head rows, non-flat input
+            if (st.rpb && rows == 40) c.dtype = c.weight_dtype = DType::f32;
+            INFO(c.describe() << " staged: residency " << residency << " tpr " << st.tpr << " cluster " << st.cluster
+                              << " loads " << st.loads << " rpb " << st.rpb);
+            if (cc < 90 && (residency == 3 || st.cluster > 1)) {
+              CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("sm_90 or newer"));
+            } else {
+              CHECK(run_rms_case(c, rng) == "");
+            }
           }
         }
+        normjit::detail::set_config_override(nullptr);
       }
-      normjit::detail::set_config_override(nullptr);
     }
     if (cc < 90) continue;
     // What does not fit is refused before anything runs: a whole 262144-wide row in one CTA,
     // and a row whose pointers allow only narrower vectors than the copies' 16 bytes.
-    normjit::detail::ConfigOverride o;
-    o.residency = 3;
-    o.threads_per_row = 1024;
-    o.cluster = 1;
-    normjit::detail::set_config_override(&o);
-    RmsCase wide = varied_case(op, 2, 262144);
-    CHECK_THROWS_WITH(run_rms_case(wide, rng), Catch::Contains("bytes of shared memory"));
-    RmsCase odd = varied_case(op, 2, 4096);
-    odd.misaligned = true;
-    CHECK_THROWS_WITH(run_rms_case(odd, rng), Catch::Contains("16-byte vectors"));
-    normjit::detail::set_config_override(nullptr);
+    for (int residency : {3, 4}) {
+      normjit::detail::ConfigOverride o;
+      o.residency = residency;
+      o.threads_per_row = 1024;
+      o.cluster = 1;
+      normjit::detail::set_config_override(&o);
+      RmsCase wide = varied_case(op, 2, 262144);
+      CHECK_THROWS_WITH(run_rms_case(wide, rng), Catch::Contains("bytes of shared memory"));
+      RmsCase odd = varied_case(op, 2, 4096);
+      odd.misaligned = true;
+      CHECK_THROWS_WITH(run_rms_case(odd, rng), Catch::Contains("16-byte vectors"));
+      normjit::detail::set_config_override(nullptr);
+    }
   }
 }
