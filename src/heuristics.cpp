@@ -662,6 +662,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
        vectors % 128 != 0) ||
       (c.input_dtype == DType::f32 && vectors > 512);
   if (c.pin_weight && info.residual && fused_unpinned) c.pin_weight = 0;
+  // Nor rmsnorm's f16 rows of 896 vectors held on 128 threads (hidden 7168, 7 whole items):
+  // pinned, ptxas issued one weight load after the row's arithmetic had begun (sm_90a SASS; over
+  // rmsnorm and the fused add, 16-bit and fp32, hidden 256-16384 step 128 at 256-8192 rows,
+  // scripts/late_loads.py listed no other kernel outside the fp32 fused add's full pins; gemma's
+  // kernel has the same late load, not timed). bf16 has none and keeps the pin. H200, median us,
+  // interleaved in one process, pinned / not (session 31, docs/results/h200-2026-12-01-s31,
+  // pin-rms7168-call1.txt): f16 256 rows 6.18/6.08, 1024 11.46/11.10, 4096 29.86/29.18, 8192
+  // 57.44/57.18; bf16 1024 10.72/11.10, 4096 29.15/29.47, 8192 56.58/57.63.
+  if (c.pin_weight && !info.residual && c.input_dtype == DType::f16 && c.threads_per_row == 128 && vectors == 896)
+    c.pin_weight = 0;
   // The fused add's rows of 513-1023 vectors (hidden 5120-7168) in 16-bit types, held on 512
   // threads two items a thread, the second partly filled: declared for 2 CTAs an SM. Since the
   // rule for rows that are not a power of two (above) puts rows of 513-768 vectors on 128 threads

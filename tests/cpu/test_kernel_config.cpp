@@ -952,6 +952,17 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
     CHECK(pick(Op::fused_add_rmsnorm, h, kLateWeightRows, 90, f32).pin_weight == 1);
     CHECK(pick(Op::rmsnorm, h, kPinWeightRows, 90, f32).pin_weight != 2);
   }
+  // rmsnorm's f16 rows of 896 vectors held on 128 threads (hidden 7168) unpinned, bf16 pinned.
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (std::int64_t rows : {kPinWeightRows, std::int64_t(1024), std::int64_t(8192)}) {
+      INFO(op_name(op) << " rows " << rows);
+      REQUIRE(pick(op, 7168, rows, 90, DType::f16).threads_per_row == 128);
+      REQUIRE(pick(op, 7168, rows, 90, DType::f16).residency == 0);
+      CHECK(pick(op, 7168, rows, 90, DType::f16).pin_weight == 0);
+      CHECK(pick(op, 7168, rows, 90).pin_weight == 1);
+    }
+  }
+  CHECK(pick(Op::fused_add_rmsnorm, 7168, 1024, 90, DType::f16).pin_weight != 0);
   // Not a re-read row, nor one of several rows per block (hidden 512: 4 rows of 32 threads).
   CHECK_FALSE(pick(Op::rmsnorm, 8192, 1 << 20).pin_weight);
   CHECK_FALSE(pick(Op::rmsnorm, 512, 2048).pin_weight);
@@ -1382,10 +1393,11 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
             CHECK(c.loads == 0);
             CHECK(c.stores == 0);
             CHECK(c.min_blocks == 0);
-            // pinned but the bf16 fused add's part-filled 2.x-4.x items on 128 threads and the fp32
-            // fused add's rows of more than 512 vectors
-            const bool unpinned = fused && ((dt == DType::bf16 && v > 256 && v < 640 && v % 128 != 0) ||
-                                            (dt == DType::f32 && v > 512));
+            // pinned but the bf16 fused add's part-filled 2.x-4.x items on 128 threads, the fp32
+            // fused add's rows of more than 512 vectors and rmsnorm's f16 rows of 896 vectors
+            const bool unpinned = fused ? (dt == DType::bf16 && v > 256 && v < 640 && v % 128 != 0) ||
+                                              (dt == DType::f32 && v > 512)
+                                        : dt == DType::f16 && v == 896;
             CHECK((c.pin_weight != 0) == !unpinned);
           } else if (npot_reread) {
             CHECK(c.threads_per_row == 512);
