@@ -485,21 +485,38 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   p.dtype = p.weight_dtype = DType::bf16;
   p.hidden = 32768;
   // Rows whose CTAs read 32768 vectors or more (kWideReadVectors) go over 16 CTAs of 128 threads
-  // on sm_90, with evict-first copies above that; 8 CTAs of 512 elsewhere.
-  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 2}, {131072, 4}, {262144, 16}}) {
+  // on sm_90, with evict-first copies above that; 8 CTAs of 512 elsewhere. Rows of 8192 vectors
+  // go over 4 CTAs of 256 threads that copy their own items (residency 4).
+  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{65536, 4}, {131072, 4}, {262144, 16}}) {
     p.hidden = hidden;
     INFO("rmsnorm hidden " << hidden);
     const bool wide = cluster == 16;
-    CHECK(pick(kBulkRowsWide - 1).residency != 3);
+    const bool lanes = hidden == 65536;
+    CHECK_FALSE(staged(pick(kBulkRowsWide - 1)));
     CHECK(pick(kBulkRowsWide).cluster == cluster);
-    CHECK(pick(kBulkRowsWide).threads_per_row == (wide ? 128 : 512));
-    // 16-CTA shares of 32 KiB: the occupancy floor is the 6 CTAs an SM's shared memory holds.
-    CHECK(pick(kBulkRowsWide).min_blocks == (wide ? 6 : 0));
-    CHECK(pick(kBulkRowsWide).residency == 3);
+    CHECK(pick(kBulkRowsWide).threads_per_row == (wide ? 128 : lanes ? 256 : 512));
+    // 16-CTA shares of 32 KiB: the occupancy floor is the 6 CTAs an SM's shared memory holds;
+    // 256-thread cluster CTAs take the 4 of 64 registers.
+    CHECK(pick(kBulkRowsWide).min_blocks == (wide ? 6 : lanes ? 4 : 0));
+    CHECK(pick(kBulkRowsWide).residency == (lanes ? 4 : 3));
     CHECK(pick(kBulkRowsWide).loads == 0);
-    CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == (wide ? 32768 : 65536));
-    CHECK(slug(pick(kBulkRowsWide)).find("-smem") != std::string::npos);
+    CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == (wide || lanes ? 32768 : 65536));
+    CHECK(slug(pick(kBulkRowsWide)).find(lanes ? "-smeml" : "-smem-") != std::string::npos);
+    CHECK(pick(1 << 20) == pick(kBulkRowsWide));
   }
+  // fp32 rows of 8192 vectors (hidden 32768) alike; the fused add's not.
+  p.dtype = p.weight_dtype = DType::f32;
+  p.hidden = 32768;
+  CHECK(slug(pick(kBulkRowsWide)) == "rmsnorm-f32-h32768-v4-t256-r1-c4-smeml-b4-sm_90a");
+  p.op = Op::gemma_rmsnorm;
+  CHECK(pick(kBulkRowsWide).residency == 4);
+  p.op = Op::fused_add_rmsnorm;
+  CHECK(pick(kBulkRowsWide).residency == 3);
+  p.op = Op::rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 65536;
+  CHECK(pick(kBulkRowsWide, Arch{100}).residency == 4);
+  p.hidden = 262144;
   CHECK(pick(kBulkRowsWide, Arch{100}).cluster == 8);
   CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
   p.op = Op::fused_add_rmsnorm;
@@ -1331,7 +1348,7 @@ TEST_CASE("cluster CTAs of up to 512 threads are bounded to 64 registers", "[con
           const int smem = staged_ctas_per_sm(c);
           const bool none = c.residency == 2 || (c.residency == 3 && c.threads_per_row == 512);
           CHECK(c.min_blocks == (none ? 0 : smem > 0 ? std::min(floor, smem) : floor));
-          CHECK(staged_ctas_per_sm(c) == (c.residency == 3 ? int(228 * 1024 / (staged_smem_bytes(c) + 3072)) : 0));
+          CHECK(staged_ctas_per_sm(c) == (staged(c) ? int(228 * 1024 / (staged_smem_bytes(c) + 3072)) : 0));
         }
       }
     }

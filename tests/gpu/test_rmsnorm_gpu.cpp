@@ -544,6 +544,10 @@ std::vector<Switch> switch_cases() {
           Switch{Op::gemma_rmsnorm, 32768, normjit::detail::kBulkRowsWide, DType::f16},
           Switch{Op::rmsnorm, 32768, normjit::detail::kHintedWideRows},  // L1/L2 hints
           Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
+          // rows of 8192 vectors on 4 CTAs whose threads copy their own items (residency 4)
+          Switch{Op::rmsnorm, 65536, normjit::detail::kBulkRowsWide},
+          Switch{Op::gemma_rmsnorm, 65536, normjit::detail::kBulkRowsWide, DType::f16},
+          Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide, DType::f32},
           Switch{Op::fused_add_rmsnorm, 32768, normjit::detail::kBulkRowsWide},
           Switch{Op::fused_add_rmsnorm, 65536, normjit::detail::kBulkRowsWide},
           Switch{Op::fused_add_rmsnorm, 262144, normjit::detail::kBulkRowsWide},
