@@ -530,11 +530,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // But rmsnorm's rows of exactly 8192 vectors (hidden 65536 in 16-bit types, 32768 in fp32) go
     // in 2048-vector (32 KiB) shares over 4 CTAs of 256 threads, each thread copying its own items
     // (residency 4; floored at 4 CTAs an SM as cluster CTAs are). The same shape by bulk copies
-    // gained nothing, and nor did residency 4 on the shapes above (2-3 % slower at 65536-262144,
-    // both ops, bf16 and fp32). H200, median us, interleaved in one process, this rule's config
+    // gained nothing, and residency 4 lost on the other staged defaults' shapes (0.4-11 %, both
+    // ops, bf16 and fp32; call 2) and on 256-thread shapes of them (3-13 %; call 5,
+    // w-*-call5.txt). H200, median us, interleaved in one process, this rule's config
     // before / after, and the same shape by bulk copies (session 31, docs/results/h200-2026-12-01-s31,
     // lanes65536-call3.txt, lanes-f32-call3.txt, lanes65536-r2-call3.txt, lanes-wide-*-call2.txt):
-    // bf16 1024 rows 71.97/69.09/73.06 (89.4 -> 92.7 % of the same-bytes copy; 71.84/68.90 in a
+    // bf16 1024 rows 71.97/69.09/73.06 (87.2 -> 90.9 % of the 1 GiB copy; 71.84/68.90 in a
     // second round), 2048 136.83/133.41/136.93, 4096 267.52/262.40/266.88; f16 alike; fp32 32768 x
     // 1024 71.81/68.58/71.71, 4096 267.23/261.06/264.19. 8 CTAs of 128 threads ran as fast at 1024
     // rows (68.48-69.18) but 1 % slower at 4096; one 1024-thread CTA a row 0.5 % faster at 4096,
