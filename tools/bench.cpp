@@ -630,19 +630,19 @@ int run_bench(const BenchArgs& a) {
                 }
               }
             }
-            // Rows staged in shared memory (sm_90+): one CTA or a 2-8-CTA cluster per row, 32-1024
-            // threads with whole items of up to 32 vectors each, by bulk copies (residency 3) or
-            // each thread's own copies (4), with and without the evict-first hint (configs whose
-            // share exceeds shared memory are skipped as invalid).
-            if (arch.cc >= 90 && !forced.threads_per_row && (allows_residency(3) || allows_residency(4))) {
+            // Rows staged in shared memory: one CTA or (sm_90+) a 2-8-CTA cluster per row, 32-1024
+            // threads with whole items of up to 32 vectors each, by bulk copies (residency 3,
+            // sm_90+) or each thread's own copies (4), with and without the evict-first hint
+            // (configs whose share exceeds shared memory are skipped as invalid).
+            if (!forced.threads_per_row && (allows_residency(3) || allows_residency(4))) {
               for (int n = 1; n <= detail::kMaxCluster; n *= 2) {
                 if (forced.cluster && n != forced.cluster) continue;
-                if (sh.H % (vec * n) != 0) continue;
+                if (sh.H % (vec * n) != 0 || (n > 1 && arch.cc < 90)) continue;
                 const std::int64_t share = vectors / n;
                 for (std::int64_t tpr = 32; tpr <= std::min<std::int64_t>(1024, share); tpr *= 2) {
                   if (share % tpr != 0 || share / tpr > 32) continue;
                   for (int res : {3, 4}) {
-                    if (!allows_residency(res)) continue;
+                    if (!allows_residency(res) || (res == 3 && arch.cc < 90)) continue;
                     for (int l : {0, 1}) {
                       if (!allows_loads(l)) continue;
                       detail::ConfigOverride o = forced;
