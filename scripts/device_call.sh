@@ -3,7 +3,8 @@
 #   source scripts/device_call.sh sNNcallK
 # then: $R is the output folder ($OUT/r); on exit it is tarred into $OUT/sNNcallK.tgz, since the
 # device tool brings back only a few loose files. `elapsed` prints the seconds since the start;
-# `build_cli` builds build-gpu/normjit ($nj); `bench_compare` times configs interleaved (below);
+# `build_cli [TARGET ...]` builds build-gpu/normjit ($nj) and the targets named (e.g. test_gpu:
+# build-gpu/tests/gpu/test_gpu); `bench_compare` times configs interleaved (below);
 # `gpu_suite_summary [TIMEOUT]` runs scripts/gpu_suite.sh with its logs in $R and prints its
 # summary (and failures).
 set -uo pipefail
@@ -19,7 +20,7 @@ elapsed() { echo $(( $(date +%s) - call_start )); }
 
 build_cli() {
   source scripts/gpu_build.sh
-  gpu_build "" normjit_cli > "$R/build.txt" 2>&1 || { tail -20 "$R/build.txt"; return 1; }
+  gpu_build "" normjit_cli "$@" > "$R/build.txt" 2>&1 || { tail -20 "$R/build.txt"; return 1; }
   echo "built at $(elapsed) s"
 }
 

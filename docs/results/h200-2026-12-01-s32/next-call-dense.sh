@@ -6,9 +6,7 @@
 # From the repo root: cp this to build-tmp/, then `bash build-tmp/next-call-dense.sh` through the
 # device tool. Carry: build-tmp .devdeps
 source "$(dirname "$0")/../scripts/device_call.sh" next-call-dense
-source scripts/gpu_build.sh
-gpu_build "" normjit_cli test_gpu > "$R/build.txt" 2>&1 || { tail -20 "$R/build.txt"; exit 1; }
-echo "built at $(elapsed) s"
+build_cli test_gpu || exit 1
 for t in "forced configs: a held 16-bit row converted again for its output or not" \
          "forced configs: several rows a thread addressed from one base (dense rows)"; do
   timeout 200 build-gpu/tests/gpu/test_gpu "$t" > "$R/test.log" 2>&1
