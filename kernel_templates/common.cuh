@@ -261,6 +261,28 @@ template <class T, int N> struct Packed {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = typename VB::ChunkT();
   }
+  // The float operator[] gives, by other instructions (a byte permute of the packed word, and for
+  // f16 the cvt of that), so that the compiler cannot reuse operator[]'s result: a row held in
+  // registers is converted again for its output (Cfg::kReconvert) instead of holding the fp32
+  // copies its reduction made across the reduction, twice the registers of the packed row.
+  __device__ __forceinline__ float again(int j) const {
+    if constexpr (sizeof(T) == 2 && sizeof(typename VB::ChunkT) >= 4) {
+      u32 r;
+      if constexpr (is_bf16<T>::value) {  // the half in the high 16 bits, zeros below
+        if (j & 1) asm("prmt.b32 %0, %1, 0, 0x3244;" : "=r"(r) : "r"(u.w[j / 2]));
+        else asm("prmt.b32 %0, %1, 0, 0x1044;" : "=r"(r) : "r"(u.w[j / 2]));
+        return __uint_as_float(r);
+      } else {  // the half in both halves, its low copy converted
+        if (j & 1) asm("prmt.b32 %0, %1, 0, 0x3232;" : "=r"(r) : "r"(u.w[j / 2]));
+        else asm("prmt.b32 %0, %1, 0, 0x1010;" : "=r"(r) : "r"(u.w[j / 2]));
+        float f;
+        asm("{ .reg .b16 lo, hi; mov.b32 {lo, hi}, %1; cvt.f32.f16 %0, lo; }" : "=f"(f) : "r"(r));
+        return f;
+      }
+    } else {
+      return (*this)[j];
+    }
+  }
   __device__ __forceinline__ float operator[](int j) const {
     // bf16 pairs straight from their 32-bit word: one shift or mask each, not extract + shift.
     if constexpr (sizeof(T) == 2 && sizeof(typename VB::ChunkT) >= 4 && is_bf16<T>::value)

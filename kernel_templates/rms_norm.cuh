@@ -39,6 +39,9 @@
 //   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)
 //   kPrefetch (a mask of params.cuh's kPrefetchWeight, kPrefetchResidual and kPrefetchInput: lines
 //   asked of the L2 before the PDL wait)
+//   kReconvert (a row held in registers, 16-bit, no residual: the output pass converts the packed
+//   row again (Packed::again) rather than keeping the reduction's fp32 copies; same bits)
+//   kDense (rows_per_thread > 1: rows kHidden elements apart in every tensor; rms_norm_rows)
 #pragma once
 #include "reduce.cuh"
 
@@ -151,7 +154,8 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
                 "rows per thread: a row within one warp, held with its weight, rmsnorm only");
 
   const int lane = threadIdx.x % kGroup;
-  const i64 first = i64(blockIdx.x) * (kRows * kPer) + threadIdx.x / kGroup;
+  const i64 first = Cfg::kDense ? i64(int(blockIdx.x) * (kRows * kPer) + int(threadIdx.x / kGroup))
+                                 : i64(blockIdx.x) * (kRows * kPer) + threadIdx.x / kGroup;
   auto col_of = [&](int it) { return (it * kGroup + lane) * kVec; };
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < Cfg::kHidden; };
   const W* w = static_cast<const W*>(p.weight);
@@ -176,17 +180,37 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
   pdl_wait<Cfg::kPdl>();
   if (early_trigger<Cfg>(p)) pdl_launch_dependents<Cfg::kPdl>();
 
+  // Row r of this thread: whether it exists, and where it starts in the input and the output.
+  // Dense rows (Cfg::kDense: every tensor's rows kHidden elements apart, fewer than 2^30 rows; the
+  // host checks both) are one base address a tensor and compile-time offsets from it, with 32-bit
+  // row numbers; otherwise each row's address comes from the run-time strides, 64-bit.
+  const int first32 = int(first);
+  const int rows32 = int(p.rows);
+  auto live = [&](int r) {
+    if constexpr (Cfg::kDense) return first32 + r * kRows < rows32;
+    else return first + r * kRows < p.rows;
+  };
+  const T* const x_base = static_cast<const T*>(p.input.ptr) + (Cfg::kDense ? i64(first32) * Cfg::kHidden : 0);
+  T* const y_base = static_cast<T*>(p.out.ptr) + (Cfg::kDense ? i64(first32) * Cfg::kHidden : 0);
+  auto x_row_of = [&](int r) {
+    if constexpr (Cfg::kDense) return x_base + r * kRows * Cfg::kHidden;
+    else return x_base + row_offset<Cfg::k3D>(p.input, first + r * kRows, p.inner);
+  };
+  auto y_row_of = [&](int r) {
+    if constexpr (Cfg::kDense) return y_base + r * kRows * Cfg::kHidden;
+    else return y_base + row_offset<Cfg::k3D>(p.out, first + r * kRows, p.inner);
+  };
+
   Packed<T, kVec> xs[kPer][kItems];
 #pragma unroll
   for (int r = 0; r < kPer; ++r) {
-    const i64 row = first + r * kRows;
-    const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
+    const T* x_row = x_row_of(r);
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
       if constexpr (Cfg::kLoads >= 2) {  // a predicated load, not a branch (common.cuh: load_chunk_if)
-        xs[r][it].template load_act_if<Cfg::kLoads>(x_row + col_of(it), row < p.rows && in_row(it));
+        xs[r][it].template load_act_if<Cfg::kLoads>(x_row + col_of(it), live(r) && in_row(it));
       } else {
-        if (row < p.rows && in_row(it)) xs[r][it].template load_act<Cfg::kLoads>(x_row + col_of(it));
+        if (live(r) && in_row(it)) xs[r][it].template load_act<Cfg::kLoads>(x_row + col_of(it));
         else xs[r][it].zero();
       }
     }
@@ -206,14 +230,16 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
   }
 #pragma unroll
   for (int r = 0; r < kPer; ++r) {
-    const i64 row = first + r * kRows;
-    if (row >= p.rows) continue;
-    T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
+    if (!live(r)) continue;
+    T* y_row = y_row_of(r);
 #pragma unroll
     for (int it = 0; it < kItems; ++it) {
       if (!in_row(it)) continue;
       float y[kVec];
-      normalize_vec<Cfg>(xs[r][it], rstd[r], ws[it], y);
+      float xv[kVec];
+#pragma unroll
+      for (int j = 0; j < kVec; ++j) xv[j] = Cfg::kReconvert ? xs[r][it].again(j) : xs[r][it][j];
+      normalize_vec<Cfg>(xv, rstd[r], ws[it], y);
       store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
     }
   }
@@ -543,7 +569,8 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       float v[kVec];
       if constexpr (kKeep) {
 #pragma unroll
-        for (int j = 0; j < kVec; ++j) v[j] = Cfg::kResidual ? hs[it][j] : xs[it][j];
+        for (int j = 0; j < kVec; ++j)
+          v[j] = Cfg::kResidual ? hs[it][j] : Cfg::kReconvert ? xs[it].again(j) : xs[it][j];
       } else if constexpr (kReadPairs) {
         item_values(it, pair_x[it % 2], pair_r[Cfg::kResidual ? it % 2 : 0], v, true);
       } else {

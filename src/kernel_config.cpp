@@ -18,7 +18,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
          stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
          pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread && trigger == o.trigger &&
-         prefetch == o.prefetch && arch == o.arch;
+         prefetch == o.prefetch && reconvert == o.reconvert && dense == o.dense && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -35,7 +35,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
                            (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48) ^
-                           (std::uint64_t(c.rows_per_thread) << 56));
+                           (std::uint64_t(c.rows_per_thread) << 56) ^ (std::uint64_t(c.reconvert) << 62) ^ (std::uint64_t(c.dense) << 61));
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -45,6 +45,12 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
 bool pin_weight_applies(const KernelConfig& c) {
   return c.residency == 0 && !c.weight_first && c.stores == 0;
 }
+
+bool reconvert_applies(const KernelConfig& c) {
+  return c.residency < 2 && !op_info(c.op).residual && dtype_size(c.input_dtype) == 2;
+}
+
+bool dense_applies(const KernelConfig& c) { return c.rows_per_thread > 1 && !c.rank3; }
 
 std::string rows_per_thread_unsupported(const KernelConfig& c) {
   if (c.threads_per_row > 32)
@@ -64,7 +70,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 12},
+      {"schema", 13},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -86,6 +92,8 @@ std::string canonical_json(const KernelConfig& c) {
       {"rows_per_thread", c.rows_per_thread},
       {"trigger", trigger_name(c.trigger)},
       {"prefetch", prefetch_name(c.prefetch)},
+      {"reconvert", c.reconvert},
+      {"dense", c.dense},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -258,6 +266,8 @@ std::string tuning_tags(const KernelConfig& c) {
     for (int i = 0; i < 3; ++i)
       if (c.prefetch & (1 << i)) s += "wrx"[i];
   }
+  if (c.reconvert) s += "-rc";
+  if (c.dense) s += "-dn";
   return s;
 }
 

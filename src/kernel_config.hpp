@@ -78,6 +78,18 @@ struct KernelConfig {
   // into a register or L1 before the wait. It takes the DRAM round trip of operands off the path
   // after the wait, without the caller's static_weight promise that weight_first needs.
   std::int32_t prefetch = 0;
+  // A 16-bit row held in registers without a residual (residency 0 or 1; reconvert_applies): its
+  // output pass converts the packed row to fp32 again instead of reusing the conversions its sum
+  // of squares made. Left alone, the compiler keeps those fp32 copies across the reduction: twice
+  // the registers of the packed row (rmsnorm 65536 x 128 on 4 rows a thread: 95 registers, 64
+  // with it). The bits are the same either way.
+  bool reconvert = false;
+  // Several rows a thread (rows_per_thread > 1) of a call whose rows are `hidden` elements apart
+  // in every tensor (ProblemSpec::dense_rows): the kernel addresses its rows from one base at
+  // compile-time offsets instead of one 64-bit address a row from the run-time strides (fewer
+  // registers: torch.compile's 16 lanes x 8 rows at head_dim 128 took 109 without it, 56 with it
+  // and reconvert; session 32, call 9). dense_applies; the call must be dense to use it.
+  bool dense = false;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -109,6 +121,13 @@ struct CacheKey {
 // registers (residency 0, not weight_first) and every load issued before the first residual
 // store (stores 0).
 bool pin_weight_applies(const KernelConfig& c);
+
+// Whether KernelConfig::reconvert can apply to `c`: a 16-bit input row held in registers (residency
+// 0 or 1) of an op without a residual (the fused add normalizes its fp32 sum, held as such).
+bool reconvert_applies(const KernelConfig& c);
+
+// Whether KernelConfig::dense can apply to `c`: several rows a thread of 2-D rows.
+bool dense_applies(const KernelConfig& c);
 
 // Why `c` cannot give each thread several rows (KernelConfig::rows_per_thread > 1), "" when it
 // can: a row within one warp (threads_per_row <= 32) held with its weight in registers (residency

@@ -74,7 +74,8 @@ bool same_problem(const ProblemSpec& a, const ProblemSpec& b) {
   static_assert(sizeof(ProblemSpec) == 40, "same_problem must compare every ProblemSpec field");
   return a.op == b.op && a.dtype == b.dtype && a.weight_dtype == b.weight_dtype && a.hidden == b.hidden &&
          a.rank3 == b.rank3 && a.max_vec == b.max_vec && a.rows == b.rows &&
-         a.out_aliases_input == b.out_aliases_input && a.static_weight == b.static_weight;
+         a.out_aliases_input == b.out_aliases_input && a.static_weight == b.static_weight &&
+         a.dense_rows == b.dense_rows;
 }
 }  // namespace
 
@@ -253,6 +254,27 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
     if (const std::string why = prefetch_unsupported(c); !why.empty()) bad(fmt::format("prefetch {}: {}", o->prefetch, why));
   }
   c.prefetch = prefetch_needed(c);
+  if (o->reconvert >= 0) {
+    if (o->reconvert > 1) bad(fmt::format("reconvert {}: expected 0 or 1", o->reconvert));
+    if (o->reconvert == 1 && !reconvert_applies(c))
+      bad(fmt::format("reconvert 1 needs a 16-bit row held in registers (residency 0 or 1, not {}; input {}) "
+                      "without a residual",
+                      c.residency, dtype_name(c.input_dtype)));
+    c.reconvert = o->reconvert == 1;
+  } else if (!reconvert_applies(c)) {
+    c.reconvert = false;
+  }
+  if (o->dense >= 0) {
+    if (o->dense > 1) bad(fmt::format("dense {}: expected 0 or 1", o->dense));
+    if (o->dense == 1 && !dense_applies(c))
+      bad(fmt::format("dense 1 needs several rows a thread (rows_per_thread {}) of 2-D rows (rank3 {})",
+                      c.rows_per_thread, c.rank3));
+    if (o->dense == 1 && !problem.dense_rows)
+      bad("dense 1 needs a call whose rows are hidden elements apart in every tensor (ProblemSpec::dense_rows)");
+    c.dense = o->dense == 1;
+  } else if (!dense_applies(c) || !problem.dense_rows) {
+    c.dense = false;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -43,6 +43,8 @@ struct ConfigOverride {
   int rows_per_thread = 0;  // 0: the heuristic's (1 where it does not apply)
   int trigger = -1;         // -1: the heuristic's (auto); 0 auto, 1 early, 2 end (sm_90+)
   int prefetch = -1;        // -1: the heuristic's; else a KernelConfig::prefetch mask (the weight's bit dropped with weight_first)
+  int reconvert = -1;       // -1: the heuristic's (dropped where it does not apply)
+  int dense = -1;           // -1: the heuristic's (dropped where it does not apply or the call is not dense)
 };
 // Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
 // meant to be changed while ops run on other threads.

@@ -2,6 +2,8 @@
 // config, parameter packing (spec: rmsnorm.md).
 #include <fmt/format.h>
 
+#include <cstdint>
+
 #include "heuristics.hpp"
 #include "launch.hpp"
 #include "normjit/ops.hpp"
@@ -49,6 +51,10 @@ void dispatch(Op op, const TensorView& in, const TensorView& weight, bool rank3,
   const Arch arch = Runtime::get().device_arch(in.device);
   // The promise matters only where the kernel waits for its predecessor (PDL).
   ps.static_weight = o.static_weight && uses_pdl(o, arch);
+  // Dense rows (KernelConfig::dense): also fewer than 2^30 of them, which such kernels number in
+  // 32 bits (a row number plus a block's rows stays below 2^31).
+  ps.dense_rows = !rank3 && p.rows < (std::int64_t(1) << 30) && p.input.stride0 == ps.hidden &&
+                  p.out.stride0 == ps.hidden && (!op_info(op).residual || p.residual.stride0 == ps.hidden);
   launch_norm(choose_config(ps, max_vector(in.dtype, tensors), arch), p, o, in.device);
 }
 

@@ -586,14 +586,23 @@ int run_bench(const BenchArgs& a) {
                   o.min_blocks = minb;
                   add_loads(o, res);
                 }
-                // Two rows per thread where a row's threads fit a warp and the row is held with
-                // its weight (rmsnorm; KernelConfig::rows_per_thread).
+                // Two, four and eight rows per thread where a row's threads fit a warp, the row is
+                // held with its weight (rmsnorm; KernelConfig::rows_per_thread) and a thread holds
+                // at most 16 vectors, each addressed from the run-time strides and (dense rows,
+                // KernelConfig::dense; the bench's rows are) from one base.
                 if (res == 0 && tpr <= 32 && !fused_op && !forced.rows_per_thread && forced.min_blocks <= 0) {
-                  detail::ConfigOverride o2 = o;
-                  o2.min_blocks = 0;
-                  o2.pin_weight = 0;
-                  o2.rows_per_thread = 2;
-                  add_loads(o2, res);
+                  for (int per : {2, 4, 8}) {
+                    if ((vectors + tpr - 1) / tpr * per > 16) continue;
+                    detail::ConfigOverride o2 = o;
+                    o2.min_blocks = 0;
+                    o2.pin_weight = 0;
+                    o2.rows_per_thread = per;
+                    for (int dense : {0, 1}) {
+                      if (forced.dense >= 0 && dense != forced.dense) continue;
+                      o2.dense = dense;
+                      add_loads(o2, res);
+                    }
+                  }
                 }
               }
             }
@@ -676,6 +685,19 @@ int run_bench(const BenchArgs& a) {
                     add_loads(o, res);
                   }
                 }
+              }
+            }
+            // A 16-bit row held in registers, without a residual, converted once or again for its
+            // output (KernelConfig::reconvert), unless --config fixes it. Configs it does not apply
+            // to once resolved (a cluster row the heuristic re-reads) fail and are skipped.
+            if (!fused_op && dtype_size(dt) == 2 && forced.reconvert < 0) {
+              const std::size_t n = variants.size();
+              for (std::size_t i = 0; i < n; ++i) {
+                if (variants[i].residency >= 2) continue;
+                detail::ConfigOverride o = variants[i];
+                variants[i].reconvert = 0;
+                o.reconvert = 1;
+                variants.push_back(o);
               }
             }
           } else if (!a.compare.empty()) {

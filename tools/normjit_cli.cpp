@@ -340,7 +340,7 @@ int main(int argc, char** argv) {
   bench->add_option("--hidden", ba.hidden, "Hidden sizes, comma list")->capture_default_str();
   bench->add_option("--reps", ba.reps, "Samples per shape")->capture_default_str();
   bench->add_flag("!--no-pdl", ba.pdl, "Launch without programmatic dependent launch");
-  bench->add_option("--config", ba.config, "Force config fields: tpr=N,rpb=N,vec=N,residency=0|1|2|3|4,minb=N,loads=0|1|2|3,stores=0|1,cluster=N,split=N,weight_first=0|1,keep_out=0|1,pin_weight=0|1|2,rpt=1|2|4|8,trigger=auto|early|end,prefetch=none|weight|residual|input|weight+residual|... (fields not given keep the heuristic's; where tpr, rpb, vec or cluster reshape the CTA, residency and minb follow the forced shape unless given)");
+  bench->add_option("--config", ba.config, "Force config fields: tpr=N,rpb=N,vec=N,residency=0|1|2|3|4,minb=N,loads=0|1|2|3,stores=0|1,cluster=N,split=N,weight_first=0|1,keep_out=0|1,pin_weight=0|1|2,rpt=1|2|4|8,trigger=auto|early|end,prefetch=none|weight|residual|input|weight+residual|...,reconvert=0|1,dense=0|1 (fields not given keep the heuristic's; where tpr, rpb, vec or cluster reshape the CTA, residency and minb follow the forced shape unless given)");
   bench->add_flag("--sweep", ba.sweep, "Time every valid threads-per-row x residency x occupancy floor x load policy x weight pin of a held row (and rows staged in shared memory, cluster splits and bulk copies on sm_90+, row shares for rmsnorm) per shape, keeping the fields --config fixes; ends with the best. A config that fails to compile, launch or validate is a FAILED line, and the exit status 1");
   bench->add_option("--compare", ba.compare,
                     "Configs to time against each other in one process, interleaved sample by sample "

@@ -40,6 +40,10 @@ struct ProblemSpec {
   // waits for the previous kernel (KernelConfig::weight_first). A prewarm builds the kind its
   // problems name (manifest field static_weight, `prewarm --static-weight`).
   bool static_weight = false;
+  // Every tensor's rows are `hidden` elements apart (2-D or flat per-head rows): a kernel may
+  // then address its rows from one base at compile-time offsets (KernelConfig::dense). Calls set
+  // it from their strides; a prewarm problem leaves it false (the kernel every layout can run).
+  bool dense_rows = false;
 };
 
 struct PrewarmItem {

@@ -39,7 +39,9 @@ std::string expected_target(int cc) { return cc == 80 ? "sm_80" : cc == 90 ? "sm
 // op covers every dtype pair, hidden size and arch, and both layouts; plus one config per row
 // residency (3), two with the second pass in pairs (2), and one per activation-load policy with each vector width (4 x 3), plus one with
 // an occupancy floor (1), plus rows split over clusters of 2 and 8 CTAs on sm_90a and sm_100a,
-// each held in registers and reloaded (8), plus rows staged in shared memory (3).
+// each held in registers and reloaded (8), plus rows staged in shared memory (3), plus held 16-bit
+// rows converted again for their output (5, rmsnorm and gemma), plus several rows a thread
+// addressed from one base (3).
 std::vector<KernelConfig> configs_for(Op op) {
   std::vector<KernelConfig> out;
   const OpInfo& info = op_info(op);
@@ -232,6 +234,53 @@ std::vector<KernelConfig> configs_for(Op op) {
     REQUIRE(c.split == 4);
     out.push_back(c);
   }
+  // A held 16-bit row converted again for its output (reconvert): bf16 and f16 (each its own
+  // conversion), the weight early and late, several rows a thread, 8-byte vectors.
+  if (!op_info(op).residual) {
+    struct Again {
+      DType dt;
+      std::int64_t hidden;
+      int residency, rows_per_thread, cc;
+    };
+    for (const Again& a : {Again{DType::bf16, 4096, 0, 1, 80}, Again{DType::f16, 4096, 1, 1, 90},
+                           Again{DType::f16, 128, 0, 4, 100}, Again{DType::bf16, 128, 0, 2, 90},
+                           Again{DType::f16, 100, 0, 1, 90}}) {
+      ProblemSpec p;
+      p.op = op;
+      p.dtype = p.weight_dtype = a.dt;
+      p.hidden = a.hidden;
+      p.rows = 1 << 20;
+      ConfigOverride o;
+      o.reconvert = 1;
+      o.residency = a.residency;
+      if (a.rows_per_thread > 1) {
+        o.rows_per_thread = a.rows_per_thread;
+        o.threads_per_row = 8;
+      }
+      out.push_back(chosen(p, a.cc, o));
+      REQUIRE(out.back().reconvert);
+    }
+  }
+  // Several rows a thread addressed from one base (dense rows): torch.compile's 16 lanes x 8 rows
+  // converted anew on sm_90 and sm_100, 8 lanes x 2 rows of 100 (8-byte vectors, part-filled
+  // items) on sm_80.
+  if (!op_info(op).residual) {
+    for (int cc : {80, 90, 100}) {
+      ProblemSpec p;
+      p.op = op;
+      p.hidden = cc == 80 ? 100 : 128;
+      p.rows = 1 << 20;
+      p.dense_rows = true;
+      ConfigOverride o;
+      o.dense = 1;
+      o.residency = 0;
+      o.rows_per_thread = cc == 80 ? 2 : 8;
+      o.threads_per_row = cc == 80 ? 8 : 16;
+      o.reconvert = cc == 80 ? 0 : 1;
+      out.push_back(chosen(p, cc, o));
+      REQUIRE(out.back().dense);
+    }
+  }
   // Rows shared by independent CTAs (rmsnorm out of place, any arch), held or re-read.
   if (!op_info(op).residual) {
     for (int n : {2, 8}) {
@@ -280,7 +329,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 69u : 78u));
+  CHECK(configs.size() == (op_info(op).residual ? 69u : 86u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3, 4});

@@ -84,16 +84,16 @@ constexpr const char* kGoldenNote =
 TEST_CASE("canonical_json of a fixed config matches the golden string", "[config]") {
   INFO(kGoldenNote);
   CHECK(canonical_json(golden_config()) ==
-        R"({"arch":"sm_90a","cluster":1,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
+        R"({"arch":"sm_90a","cluster":1,"dense":false,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":"none","prefetch":"none","rank3":false,)"
-        R"("residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":12,"split":1,"stores":"after_loads",)"
+        R"("reconvert":false,"residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":13,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":128,"trigger":"auto","vec":8,"weight_dtype":"bf16","weight_first":false})");
   CHECK(canonical_json(golden_config_2()) ==
-        R"({"arch":"sm_100a","cluster":1,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
+        R"({"arch":"sm_100a","cluster":1,"dense":false,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":"none","prefetch":"weight","rank3":true,)"
-        R"("residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":12,"split":1,"stores":"after_loads",)"
+        R"("reconvert":false,"residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":13,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":32,"trigger":"early","vec":1,"weight_dtype":"f32","weight_first":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -103,7 +103,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "0ced453c3d64bbae64b79d6cd37fb94e");
+  CHECK(k.hex() == "ba96e3ef1413cccdff906d26e635575c");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -189,6 +189,8 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"prefetch=residual", [](KernelConfig& c) { c.prefetch = 2; }},
       {"prefetch=input", [](KernelConfig& c) { c.prefetch = 4; }},
       {"prefetch=weight+residual+input", [](KernelConfig& c) { c.prefetch = 7; }},
+      {"reconvert=true", [](KernelConfig& c) { c.reconvert = true; }},
+      {"dense=true", [](KernelConfig& c) { c.dense = true; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -234,8 +236,8 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   const nlohmann::json j = nlohmann::json::parse(canonical_json(golden_config()));
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
-  CHECK(fields == std::set<std::string>{"arch", "cluster", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
-                                        "output_dtype", "pin_weight", "prefetch", "rank3", "residency", "rows_per_block", "rows_per_thread", "schema",
+  CHECK(fields == std::set<std::string>{"arch", "cluster", "dense", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
+                                        "output_dtype", "pin_weight", "prefetch", "rank3", "reconvert", "residency", "rows_per_block", "rows_per_thread", "schema",
                                         "split", "stores", "threads_per_row", "trigger", "vec", "weight_dtype",
                                         "weight_first"});
 }
@@ -1659,6 +1661,63 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   sm.stores = -1;
   sm.residency = 5;
   rejects(sm, 90, "residency 5: expected 0 (row+weight), 1 (row), 2 (reload), 3 (smem) or 4 (smem_lanes)");
+  // A held 16-bit row converted again for its output: rmsnorm and gemma rows in registers only.
+  ConfigOverride rc;
+  rc.reconvert = 1;
+  rc.residency = 0;
+  p.hidden = 4096;
+  rejects(rc, 90, "reconvert 1 needs a 16-bit row held in registers");  // the fused add
+  p.op = Op::gemma_rmsnorm;
+  for (int res : {0, 1}) {
+    rc.residency = res;
+    const KernelConfig again = choose_with(rc, 80);
+    CHECK(again.reconvert);
+    CHECK(slug(again).find("-rc") != std::string::npos);
+    rc.reconvert = 0;
+    CHECK_FALSE(cache_key(again) == cache_key(choose_with(rc, 80)));
+    rc.reconvert = 1;
+  }
+  rc.residency = 2;
+  rejects(rc, 90, "residency 0 or 1, not 2");
+  rc.residency = 0;
+  p.dtype = p.weight_dtype = DType::f32;
+  rejects(rc, 90, "input f32");
+  rc.reconvert = 2;
+  rejects(rc, 90, "reconvert 2: expected 0 or 1");
+  // Not asked for, it is dropped where it does not apply.
+  p.dtype = p.weight_dtype = DType::bf16;
+  ConfigOverride reread;
+  reread.residency = 2;
+  CHECK_FALSE(choose_with(reread, 90).reconvert);
+  // Rows addressed from one base (dense): several rows a thread of a call whose rows are dense.
+  p.op = Op::rmsnorm;
+  p.hidden = 128;
+  p.rows = 1 << 20;
+  ConfigOverride dn;
+  dn.dense = 1;
+  dn.rows_per_thread = 8;
+  dn.threads_per_row = 16;
+  dn.residency = 0;
+  rejects(dn, 90, "dense 1 needs a call whose rows are hidden elements apart");  // p.dense_rows false
+  p.dense_rows = true;
+  const KernelConfig dense = choose_with(dn, 90);
+  CHECK(dense.dense);
+  CHECK(slug(dense).find("-dn") != std::string::npos);
+  dn.dense = 0;
+  CHECK_FALSE(cache_key(dense) == cache_key(choose_with(dn, 90)));
+  dn.dense = 1;
+  dn.rows_per_thread = 1;
+  rejects(dn, 90, "dense 1 needs several rows a thread (rows_per_thread 1)");
+  p.rank3 = true;
+  dn.rows_per_thread = 2;
+  rejects(dn, 90, "of 2-D rows (rank3 true)");
+  p.rank3 = false;
+  dn.dense = 3;
+  rejects(dn, 90, "dense 3: expected 0 or 1");
+  // Not asked for, it is dropped where the call is not dense.
+  dn.dense = -1;
+  CHECK_FALSE(choose_with(dn, 90).dense);
+  p.dense_rows = false;
 }
 
 TEST_CASE("choose_config answers a repeated problem from its per-thread memo, and only then", "[config][heuristics]") {
@@ -1694,6 +1753,9 @@ TEST_CASE("choose_config answers a repeated problem from its per-thread memo, an
   p.hidden = 4096;
   cases.push_back({p, 8});
   p.static_weight = false;
+  cases.push_back({p, 8});
+  p = base;
+  p.dense_rows = true;  // no heuristic reads it yet; the memo must still key on it
   cases.push_back({p, 8});
   for (Arch arch : {Arch{90}, Arch{80}}) {
     for (int round = 0; round < 2; ++round) {
@@ -1769,7 +1831,8 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
     return c;
   };
   for (const char* forced : {"tpr=32,rpb=4", "cluster=4", "split=2,tpr=128", "residency=2,loads=3,minb=4,tpr=512",
-                             "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "vec=4"})
+                             "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "vec=4",
+                             "residency=0,reconvert=1", "residency=1,reconvert=1"})
     round_trip(forced_config(8192, 4096, forced));
   for (const char* forced : {"residency=3,cluster=2,tpr=256", "residency=3,cluster=4,tpr=128,loads=1",
                              "residency=4,cluster=4,tpr=128,loads=1"})
@@ -1777,6 +1840,14 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
   const KernelConfig c8 = forced_config(128, 1 << 20, "rpt=8,tpr=16");
   CHECK(c8.rows_per_thread == 8);
   round_trip(c8);
+  const KernelConfig c4 = forced_config(128, 1 << 20, "rpt=4,tpr=8,reconvert=1");
+  CHECK(c4.reconvert);
+  round_trip(c4);
+  p.dense_rows = true;
+  const KernelConfig cd = forced_config(128, 1 << 20, "rpt=8,tpr=16,reconvert=1,dense=1");
+  CHECK(cd.dense);
+  round_trip(cd);
+  p.dense_rows = false;
   CHECK(n > 1000);
   // Names for trigger and prefetch, numbers for the rest; a bad pair is named.
   const ConfigOverride o = parse_config_override("trigger=end,prefetch=residual+input,tpr=64");

@@ -418,6 +418,85 @@ TEST_CASE("forced configs: the weight pinned on every item, on full items only, 
   }
 }
 
+TEST_CASE("forced configs: a held 16-bit row converted again for its output or not", "[gpu][rmsnorm][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  // Rows held in registers with the weight (residency 0) and without it (1), on one CTA and, where
+  // the heuristic splits them (8192 from few rows, sm_90+), over a cluster; whole and part-filled
+  // items (1536, 5376 on 128 threads, 1000); 16-, 8- and 4-byte vectors (4096, 100, 98). Odd rows
+  // are f16, even rows bf16 (varied_case).
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (int again : {0, 1}) {
+      for (int res : {0, 1}) {
+        normjit::detail::ConfigOverride o;
+        o.reconvert = again;
+        o.residency = res;
+        normjit::detail::set_config_override(&o);
+        for (std::int64_t hidden : {4096, 8192, 1536, 5376, 1000, 100, 98}) {
+          for (std::int64_t rows : {7, 300, 3001}) {
+            const RmsCase c = varied_case(op, rows, hidden);
+            INFO(c.describe() << " reconvert " << again << ", residency " << res);
+            CHECK(run_rms_case(c, rng) == "");
+          }
+        }
+        normjit::detail::set_config_override(nullptr);
+      }
+    }
+  }
+  // Several rows a thread (per-head rows: flat, strided and in place), both ways.
+  for (int again : {0, 1}) {
+    for (int per : {2, 4}) {
+      normjit::detail::ConfigOverride o;
+      o.reconvert = again;
+      o.rows_per_thread = per;
+      o.threads_per_row = 8;
+      o.residency = 0;
+      normjit::detail::set_config_override(&o);
+      for (DType dt : {DType::bf16, DType::f16}) {
+        INFO("reconvert " << again << ", rows_per_thread " << per);
+        for (std::int64_t head_dim : {64, 128, 100}) check_per_head(Op::rmsnorm, dt, 1031, 8, head_dim, rng);
+        check_per_head(Op::gemma_rmsnorm, dt, 77, 16, 128, rng);
+      }
+      normjit::detail::set_config_override(nullptr);
+    }
+  }
+}
+
+TEST_CASE("forced configs: several rows a thread addressed from one base (dense rows)", "[gpu][rmsnorm][3d][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  // torch.compile's per-head layout (16 lanes x 8 rows), ours (8 lanes x 2 and 4 rows) and 4 lanes
+  // x 2; 16-, 8- and 4-byte vectors and part-filled items (100, 111); row counts below, at and above
+  // one block's rows and the last block part-filled; every output form (varied_case; rows that are
+  // not strided, which is what dense rows need); with and without reconvert.
+  struct Shape {
+    int per, tpr, rpb;
+  };
+  for (const Shape& sh : {Shape{8, 16, 4}, Shape{2, 8, 16}, Shape{4, 8, 8}, Shape{2, 4, 32}}) {
+    for (int again : {0, 1}) {
+      normjit::detail::ConfigOverride o;
+      o.rows_per_thread = sh.per;
+      o.threads_per_row = sh.tpr;
+      o.rows_per_block = sh.rpb;
+      o.residency = 0;
+      o.reconvert = again;
+      o.dense = 1;
+      normjit::detail::set_config_override(&o);
+      for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+        for (std::int64_t hidden : {64, 100, 111, 128, 256}) {
+          for (std::int64_t rows : {1, 7, 33, 1000, 3001, 65537}) {
+            RmsCase c = varied_case(op, rows, hidden);
+            c.strided = false;
+            INFO(c.describe() << " dense, rows_per_thread " << sh.per << ", tpr " << sh.tpr << ", reconvert " << again);
+            CHECK(run_rms_case(c, rng) == "");
+          }
+        }
+      }
+      normjit::detail::set_config_override(nullptr);
+    }
+  }
+}
+
 TEST_CASE("forced configs: output stores with and without the L2 evict-last hint", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
