@@ -750,7 +750,26 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // slower at 131072 x 128 (18.50, 18.46/18.69). The same rows on 16 lanes in 128-thread blocks
     // ran like the default (1048576 x 128 129.60). With this rule (onevec-call9.txt), old / new:
     // 524288 x 128 65.98/64.74, 1048576 x 128 130.27/127.04, 1048576 x 256 257.41/252.16.
-    if ((row_vectors == 16 || row_vectors == 32) && p.rows >= kOneVectorLaneRows) {
+    // Dense calls (ProblemSpec::dense_rows) put rows of 16 vectors from kFourRowsPerThreadRows until
+    // kOneVectorLaneDenseRows eight to a thread on 16 lanes x 4 rows a block (torch.compile's
+    // per-head program at 4608 x 48 x 128), each row converted again for its output
+    // (KernelConfig::reconvert) and all addressed from one base (KernelConfig::dense): 56
+    // registers, where the same layout with 64-bit row addresses took 109. H200, median us,
+    // interleaved in one process, 60 samples, default / this, two rounds in two processes
+    // (session 33, docs/results/h200-2026-12-01-s33, dense-call3-*.txt): bf16 131072 x 128
+    // 18.56/18.53, 18.53/18.46; 221184 28.74/28.26, 28.54/28.13; 262144 33.50/33.18, 33.41/33.25;
+    // f16 131072 18.72/18.46, 18.59/18.53; 221184 28.86/28.32, 28.83/28.06; 262144 33.50/32.99,
+    // 33.41/32.90. From 393216 it was level or behind the lanes of one vector (bf16 49.02/49.31,
+    // 49.02/49.22; 524288 64.99/65.47, 65.22/65.34; f16 ahead by 0-1 %), hence the threshold. The
+    // same layout not dense lost (221184 x 128 28.74/28.86). Rows of 32 vectors gained nothing
+    // from it (32768-262144 x 256 within +-1 %, dense-call2-256.txt).
+    if (row_vectors == 16 && p.dense_rows && p.rows >= kFourRowsPerThreadRows && p.rows < kOneVectorLaneDenseRows) {
+      two.threads_per_row = 16;
+      two.rows_per_block = 4;
+      two.rows_per_thread = 8;
+      two.reconvert = true;
+      two.dense = true;
+    } else if ((row_vectors == 16 || row_vectors == 32) && p.rows >= kOneVectorLaneRows) {
       two.threads_per_row = int(row_vectors);
       two.rows_per_thread = row_vectors == 16 ? 4 : 2;
       two.rows_per_block = 4;
@@ -771,6 +790,18 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     four.threads_per_row = 8;
     four.rows_per_block = 8;
     four.rows_per_thread = 4;
+    // Dense calls: eight rows a thread, converted again for their output and addressed from one
+    // base, as for the rows of 16 above. H200, median us, interleaved, 60 samples, default / this,
+    // two rounds (dense-call3-64-*.txt): bf16 131072 x 64 11.65/11.55, 11.71/11.68; 262144
+    // 18.59/18.43, 18.66/18.59; 524288 33.25/32.86, 33.50/33.06; 1048576 65.18/65.02,
+    // 65.09/65.31; f16 131072 11.71/11.65, 11.87/11.78; 262144 18.59/18.53, 18.91/18.72; 524288
+    // 33.47/32.83, 33.86/33.12; 1048576 65.31/65.15, 64.67/65.25. Without the second conversion
+    // f16 lost (131072 11.87, 12.03).
+    if (p.dense_rows) {
+      four.rows_per_thread = 8;
+      four.reconvert = true;
+      four.dense = true;
+    }
     if (rows_per_thread_unsupported(four).empty()) c = four;
   }
   // 16-bit rmsnorm rows of 65-96 vectors (hidden 520-768) from kBulkRowsRmsnorm rows: 32 lanes x

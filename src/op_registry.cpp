@@ -37,12 +37,17 @@ void set_config_override(const ConfigOverride* o) { g_override.store(o); }
 std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
   std::vector<KernelConfig> out;
   auto add = [&](const ProblemSpec& p, Arch a) {
-    // Calls may or may not write over their input; both kinds are built.
+    // Calls may or may not write over their input, and their rows may or may not be dense
+    // (ProblemSpec::dense_rows, 2-D rows only); every kind is built.
     for (bool aliased : {false, true}) {
-      ProblemSpec q = p;
-      q.out_aliases_input = aliased;
-      KernelConfig c = choose_config(q, q.max_vec, a);
-      if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+      for (bool dense : {false, true}) {
+        if (dense && p.rank3) continue;
+        ProblemSpec q = p;
+        q.out_aliases_input = aliased;
+        q.dense_rows = dense;
+        KernelConfig c = choose_config(q, q.max_vec, a);
+        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+      }
     }
   };
   if (problem.rows > 0) {

@@ -56,7 +56,8 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch);
 
 // Every config calls of `problem` may use on `arch`: the one for its rows, or with rows 0 (any)
 // one per row class (heuristics.hpp: kRowClasses), each for an output written over the input
-// and for a separate one, without repeats. What prewarm builds.
+// and for a separate one, and for dense rows and others (ProblemSpec::dense_rows), without
+// repeats. What prewarm builds.
 std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch);
 
 }  // namespace normjit::detail

@@ -378,8 +378,11 @@ class ShapeBench {
 };
 
 // The config a call of `sh` runs now (the heuristic's, or the installed override's).
+// The bench's tensors are contiguous 2-D rows, fewer than 2^30: dense rows, as the call's
+// dispatch finds them (ops_rmsnorm.cpp).
 detail::KernelConfig current_config(const Shape& sh) {
-  const ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0, sh.T};
+  ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0, sh.T};
+  ps.dense_rows = true;
   return detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
 }
 
@@ -820,7 +823,8 @@ int run_latency(const LatencyArgs& la_args) {
   const RmsnormArgs args{make_tensor(x.get(), DType::bf16, {T, H}), make_tensor(w.get(), DType::bf16, {H}),
                          1e-6, make_tensor(y.get(), DType::bf16, {T, H})};
   // A forced config may not fit this 1 x 4096 call; the decode sizes below still run.
-  const ProblemSpec ps{Op::rmsnorm, DType::bf16, DType::bf16, H, false, 0, T};
+  ProblemSpec ps{Op::rmsnorm, DType::bf16, DType::bf16, H, false, 0, T};
+  ps.dense_rows = true;  // contiguous rows, as the call's dispatch finds them
   detail::KernelConfig cfg;
   std::string misfit;
   try {

@@ -42,7 +42,7 @@ struct ProblemSpec {
   bool static_weight = false;
   // Every tensor's rows are `hidden` elements apart (2-D or flat per-head rows): a kernel may
   // then address its rows from one base at compile-time offsets (KernelConfig::dense). Calls set
-  // it from their strides; a prewarm problem leaves it false (the kernel every layout can run).
+  // it from their strides; prewarming a problem builds both kinds.
   bool dense_rows = false;
 };
 

@@ -606,7 +606,7 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
   // window's edges for each SM count too), powers of two to 2^24.
   std::set<std::int64_t> counts;
   for (std::int64_t r = 1; r <= 64; ++r) counts.insert(r);
-  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows, kOneVectorLaneRows, kBulkRowsFusedAdd,
+  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows, kOneVectorLaneRows, kOneVectorLaneDenseRows, kBulkRowsFusedAdd,
                          kBulkRowsWide, kStreamRowsFusedAdd, kPerItemStoreRows})
     for (std::int64_t d : {-1, 0, 1}) counts.insert(t + d);
   for (std::int64_t r = 128; r <= (1 << 24); r *= 2) counts.insert(r);
@@ -626,12 +626,16 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
             const std::vector<KernelConfig> classes = configs_for(p, Arch{cc});  // as prewarm --arch
             const std::vector<KernelConfig> own = configs_for(p, Arch{cc, sms});  // prewarm on the GPU
             for (std::int64_t rows : counts) {
-              p.rows = rows;
-              const KernelConfig c = choose_rms_norm(p, 0, Arch{cc, sms});
-              INFO(op_name(op) << " hidden " << hidden << " rows " << rows << " sm_" << cc << " with " << sms
-                               << " SMs -> " << slug(c));
-              CHECK(std::find(classes.begin(), classes.end(), c) != classes.end());
-              CHECK(std::find(own.begin(), own.end(), c) != own.end());
+              // Calls with dense rows and without (ProblemSpec::dense_rows; configs_for builds both).
+              for (bool dense : {false, true}) {
+                p.rows = rows;
+                p.dense_rows = dense;
+                const KernelConfig c = choose_rms_norm(p, 0, Arch{cc, sms});
+                INFO(op_name(op) << " hidden " << hidden << " rows " << rows << " dense " << dense << " sm_" << cc
+                                 << " with " << sms << " SMs -> " << slug(c));
+                CHECK(std::find(classes.begin(), classes.end(), c) != classes.end());
+                CHECK(std::find(own.begin(), own.end(), c) != own.end());
+              }
             }
           }
         }
@@ -1228,6 +1232,49 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
         const KernelConfig fewer = pick(op, 64, kFourRowsPerThreadRows - 1, DType::bf16, rank3, cc);
         CHECK(fewer.rows_per_thread == 1);
         CHECK(fewer.threads_per_row == 4);
+      }
+    }
+  }
+  // Dense calls (ProblemSpec::dense_rows): rows of 16 vectors eight to a thread on 16 lanes x 4
+  // rows, converted again for their output and addressed from one base, from
+  // kFourRowsPerThreadRows until kOneVectorLaneDenseRows; rows of 8 eight to a thread from
+  // kFourRowsPerThreadRows on. Elsewhere a dense call runs what any other would.
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (int cc : {80, 90, 100}) {
+        INFO(op_name(op) << " " << dtype_name(dt) << " sm_" << cc);
+        auto dense = [&](std::int64_t hidden, std::int64_t rows) {
+          p.dense_rows = true;
+          const KernelConfig c = pick(op, hidden, rows, dt, false, cc);
+          p.dense_rows = false;
+          return c;
+        };
+        auto other = [&](std::int64_t hidden, std::int64_t rows) { return pick(op, hidden, rows, dt, false, cc); };
+        const KernelConfig eight = dense(128, kFourRowsPerThreadRows);
+        INFO(slug(eight));
+        CHECK(eight.rows_per_thread == 8);
+        CHECK(eight.threads_per_row == 16);
+        CHECK(eight.rows_per_block == 4);
+        CHECK(eight.reconvert);
+        CHECK(eight.dense);
+        CHECK(rows_per_thread_unsupported(eight).empty());
+        CHECK(dense(128, kOneVectorLaneRows) == eight);
+        CHECK(dense(128, kOneVectorLaneDenseRows - 1) == eight);
+        CHECK(other(128, kFourRowsPerThreadRows).rows_per_thread == 4);
+        CHECK_FALSE(other(128, kFourRowsPerThreadRows).dense);
+        CHECK(dense(128, kFourRowsPerThreadRows - 1) == other(128, kFourRowsPerThreadRows - 1));
+        CHECK(dense(128, kOneVectorLaneDenseRows) == other(128, kOneVectorLaneDenseRows));
+        CHECK(dense(256, kOneVectorLaneRows) == other(256, kOneVectorLaneRows));
+        const KernelConfig eight64 = dense(64, kFourRowsPerThreadRows);
+        INFO(slug(eight64));
+        CHECK(eight64.rows_per_thread == 8);
+        CHECK(eight64.threads_per_row == 8);
+        CHECK(eight64.reconvert);
+        CHECK(eight64.dense);
+        CHECK(rows_per_thread_unsupported(eight64).empty());
+        CHECK(dense(64, 1 << 24) == eight64);
+        CHECK(dense(64, kFourRowsPerThreadRows - 1) == other(64, kFourRowsPerThreadRows - 1));
+        CHECK(other(64, kFourRowsPerThreadRows).rows_per_thread == 4);
       }
     }
   }

@@ -465,14 +465,14 @@ TEST_CASE("forced configs: a held 16-bit row converted again for its output or n
 TEST_CASE("forced configs: several rows a thread addressed from one base (dense rows)", "[gpu][rmsnorm][3d][configs]") {
   use_device0();
   auto rng = fresh_rng();
-  // torch.compile's per-head layout (16 lanes x 8 rows), ours (8 lanes x 2 and 4 rows) and 4 lanes
+  // torch.compile's per-head layout (16 lanes x 8 rows), ours (8 lanes x 2, 4 and 8 rows) and 4 lanes
   // x 2; 16-, 8- and 4-byte vectors and part-filled items (100, 111); row counts below, at and above
   // one block's rows and the last block part-filled; every output form (varied_case; rows that are
   // not strided, which is what dense rows need); with and without reconvert.
   struct Shape {
     int per, tpr, rpb;
   };
-  for (const Shape& sh : {Shape{8, 16, 4}, Shape{2, 8, 16}, Shape{4, 8, 8}, Shape{2, 4, 32}}) {
+  for (const Shape& sh : {Shape{8, 16, 4}, Shape{8, 8, 8}, Shape{2, 8, 16}, Shape{4, 8, 8}, Shape{2, 4, 32}}) {
     for (int again : {0, 1}) {
       normjit::detail::ConfigOverride o;
       o.rows_per_thread = sh.per;
@@ -555,6 +555,11 @@ std::vector<Switch> switch_cases() {
           Switch{Op::rmsnorm, 128, normjit::detail::kBulkRowsRmsnorm},
           Switch{Op::gemma_rmsnorm, 256, normjit::detail::kBulkRowsRmsnorm, DType::f16},
           Switch{Op::rmsnorm, 192, normjit::detail::kBulkRowsRmsnorm},
+          // four rows a thread, or eight for dense rows (these are; rows of 16 vectors until
+          // kOneVectorLaneDenseRows, then one vector a lane); rows of 8 vectors alike
+          Switch{Op::rmsnorm, 128, normjit::detail::kFourRowsPerThreadRows},
+          Switch{Op::gemma_rmsnorm, 128, normjit::detail::kOneVectorLaneDenseRows, DType::f16},
+          Switch{Op::rmsnorm, 64, normjit::detail::kFourRowsPerThreadRows, DType::f16},
           // rows of 65-96 vectors: 32 lanes, two rows a thread (2.25 and 3 items)
           Switch{Op::rmsnorm, 576, normjit::detail::kBulkRowsRmsnorm},
           Switch{Op::gemma_rmsnorm, 768, normjit::detail::kBulkRowsRmsnorm, DType::f16},
