@@ -756,7 +756,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // (KernelConfig::reconvert) and all addressed from one base (KernelConfig::dense): 56
     // registers, where the same layout with 64-bit row addresses took 109. H200, median us,
     // interleaved in one process, 60 samples, default / this, two rounds in two processes
-    // (session 33, docs/results/h200-2026-12-01-s33, dense-call3-*.txt): bf16 131072 x 128
+    // (session 33, docs/results/h200-2026-12-01-s33, dense-call3-128-r*.txt): bf16 131072 x 128
     // 18.56/18.53, 18.53/18.46; 221184 28.74/28.26, 28.54/28.13; 262144 33.50/33.18, 33.41/33.25;
     // f16 131072 18.72/18.46, 18.59/18.53; 221184 28.86/28.32, 28.83/28.06; 262144 33.50/32.99,
     // 33.41/32.90. From 393216 it was level or behind the lanes of one vector (bf16 49.02/49.31,

@@ -1802,7 +1802,10 @@ TEST_CASE("choose_config answers a repeated problem from its per-thread memo, an
   p.static_weight = false;
   cases.push_back({p, 8});
   p = base;
-  p.dense_rows = true;  // no heuristic reads it yet; the memo must still key on it
+  p.hidden = 128;
+  p.rows = kFourRowsPerThreadRows;
+  cases.push_back({p, 8});
+  p.dense_rows = true;  // eight rows a thread instead of four
   cases.push_back({p, 8});
   for (Arch arch : {Arch{90}, Arch{80}}) {
     for (int round = 0; round < 2; ++round) {
