@@ -785,22 +785,31 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 64 65.09/64.64, 64.90; f16 131072 x 64 11.81/11.81, 11.65; 524288 x 64 33.60/33.34, 33.28;
   // the 3-D table's 4096 x 32 x 64 12.70 -> 12.62 (3d-call5.txt). Not from 32768 rows, where four
   // rows a thread lost (6.08/6.21 on 128-thread blocks, 6.14/6.27 on 64, compare64-call4.txt).
-  if (!info.residual && dtype_size(c.input_dtype) == 2 && row_vectors == 8 && p.rows >= kFourRowsPerThreadRows) {
+  // Dense calls (ProblemSpec::dense_rows) take the four rows from kFourRowsPerThreadDenseRows,
+  // addressed from one base (KernelConfig::dense), and from kFourRowsPerThreadRows eight rows a
+  // thread, each converted again for its output (KernelConfig::reconvert), as the rows of 16
+  // above. H200, median us, interleaved, 60 samples, two rounds in two processes (session 33,
+  // docs/results/h200-2026-12-01-s33), default / four dense / eight dense and reconverted
+  // (below*-call8.txt): bf16 65536 x 64 7.84/7.71/7.81, 7.84/7.68/7.94; 98304 10.02/9.57/9.66,
+  // 10.27/9.50/9.73; f16 65536 7.87/7.84/7.94, 7.94/7.71/7.94; 98304 10.14/9.92/9.70,
+  // 10.11/9.92/9.66; but 49152 mixed (bf16 7.20/7.30, 6.91/7.10; f16 7.07/6.94, 6.98/6.85) and
+  // 32768 behind, hence the threshold. Default / eight (dense-call3-64-*.txt): bf16 131072
+  // 11.65/11.55, 11.71/11.68; 262144 18.59/18.43, 18.66/18.59; 524288 33.25/32.86, 33.50/33.06;
+  // 1048576 65.18/65.02, 65.09/65.31; f16 131072 11.71/11.65, 11.87/11.78; 262144 18.59/18.53,
+  // 18.91/18.72; 524288 33.47/32.83, 33.86/33.12; 1048576 65.31/65.15, 64.67/65.25. Eight without
+  // the second conversion lost in f16 (131072 11.87, 12.03).
+  if (!info.residual && dtype_size(c.input_dtype) == 2 && row_vectors == 8 &&
+      p.rows >= (p.dense_rows ? kFourRowsPerThreadDenseRows : kFourRowsPerThreadRows)) {
     KernelConfig four = c;
     four.threads_per_row = 8;
     four.rows_per_block = 8;
     four.rows_per_thread = 4;
-    // Dense calls: eight rows a thread, converted again for their output and addressed from one
-    // base, as for the rows of 16 above. H200, median us, interleaved, 60 samples, default / this,
-    // two rounds (dense-call3-64-*.txt): bf16 131072 x 64 11.65/11.55, 11.71/11.68; 262144
-    // 18.59/18.43, 18.66/18.59; 524288 33.25/32.86, 33.50/33.06; 1048576 65.18/65.02,
-    // 65.09/65.31; f16 131072 11.71/11.65, 11.87/11.78; 262144 18.59/18.53, 18.91/18.72; 524288
-    // 33.47/32.83, 33.86/33.12; 1048576 65.31/65.15, 64.67/65.25. Without the second conversion
-    // f16 lost (131072 11.87, 12.03).
     if (p.dense_rows) {
-      four.rows_per_thread = 8;
-      four.reconvert = true;
       four.dense = true;
+      if (p.rows >= kFourRowsPerThreadRows) {
+        four.rows_per_thread = 8;
+        four.reconvert = true;
+      }
     }
     if (rows_per_thread_unsupported(four).empty()) c = four;
   }

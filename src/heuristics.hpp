@@ -49,6 +49,9 @@ constexpr std::int64_t kRereadNpotRows = 16384;
 // Row count from which rmsnorm rows of 16 16-byte vectors (head_dim 128) go four to a thread
 // (choose_rms_norm), two from kBulkRowsRmsnorm; rows of 8 (head_dim 64) four, one below.
 constexpr std::int64_t kFourRowsPerThreadRows = 131072;
+// Row count from which dense rmsnorm rows of 8 16-byte vectors (ProblemSpec::dense_rows) go four
+// to a thread, eight from kFourRowsPerThreadRows (choose_rms_norm).
+constexpr std::int64_t kFourRowsPerThreadDenseRows = 65536;
 // Row count from which rmsnorm rows of 16 and 32 16-byte vectors (head_dim 128 and 256) put one
 // vector on each lane (choose_rms_norm).
 constexpr std::int64_t kOneVectorLaneRows = 262144;
@@ -61,7 +64,8 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
 // kKeepOutRows (= kHintedWideRows), kBulkRowsRmsnorm, kRereadNpotRows, kFourRowsPerThreadRows (rmsnorm rows of
 // 16 vectors: two rows a thread, then four, or eight when dense; of 8: one, then four, or eight
-// when dense), kOneVectorLaneRows, kOneVectorLaneDenseRows and the
+// when dense), kFourRowsPerThreadDenseRows (dense rows of 8: four), kOneVectorLaneRows,
+// kOneVectorLaneDenseRows and the
 // thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
 // vectors take their many-rows layouts there, and kLateWeightRows stands for them (on sm_90+ they
 // do not switch at kPinWeightRows or kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once
@@ -70,8 +74,8 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
-                                         kKeepOutRows, kBulkRowsRmsnorm, kRereadNpotRows, kFourRowsPerThreadRows,
-                                         kOneVectorLaneRows, kOneVectorLaneDenseRows, std::int64_t(1) << 40};
+                                         kKeepOutRows, kBulkRowsRmsnorm, kRereadNpotRows, kFourRowsPerThreadDenseRows,
+                                         kFourRowsPerThreadRows, kOneVectorLaneRows, kOneVectorLaneDenseRows, std::int64_t(1) << 40};
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two
 // waves of the held row's 2 CTAs an SM) and at most kWaveRowsPerSmHigh (one wave of the re-read).

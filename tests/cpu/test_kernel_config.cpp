@@ -606,7 +606,7 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
   // window's edges for each SM count too), powers of two to 2^24.
   std::set<std::int64_t> counts;
   for (std::int64_t r = 1; r <= 64; ++r) counts.insert(r);
-  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows, kOneVectorLaneRows, kOneVectorLaneDenseRows, kBulkRowsFusedAdd,
+  for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows, kFourRowsPerThreadDenseRows, kOneVectorLaneRows, kOneVectorLaneDenseRows, kBulkRowsFusedAdd,
                          kBulkRowsWide, kStreamRowsFusedAdd, kPerItemStoreRows})
     for (std::int64_t d : {-1, 0, 1}) counts.insert(t + d);
   for (std::int64_t r = 128; r <= (1 << 24); r *= 2) counts.insert(r);
@@ -1237,8 +1237,9 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
   }
   // Dense calls (ProblemSpec::dense_rows): rows of 16 vectors eight to a thread on 16 lanes x 4
   // rows, converted again for their output and addressed from one base, from
-  // kFourRowsPerThreadRows until kOneVectorLaneDenseRows; rows of 8 eight to a thread from
-  // kFourRowsPerThreadRows on. Elsewhere a dense call runs what any other would.
+  // kFourRowsPerThreadRows until kOneVectorLaneDenseRows; rows of 8 four to a thread from
+  // kFourRowsPerThreadDenseRows, eight from kFourRowsPerThreadRows. Elsewhere a dense call runs
+  // what any other would.
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16}) {
       for (int cc : {80, 90, 100}) {
@@ -1273,8 +1274,18 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
         CHECK(eight64.dense);
         CHECK(rows_per_thread_unsupported(eight64).empty());
         CHECK(dense(64, 1 << 24) == eight64);
-        CHECK(dense(64, kFourRowsPerThreadRows - 1) == other(64, kFourRowsPerThreadRows - 1));
         CHECK(other(64, kFourRowsPerThreadRows).rows_per_thread == 4);
+        // ... and four, addressed from one base, from kFourRowsPerThreadDenseRows.
+        const KernelConfig four64 = dense(64, kFourRowsPerThreadDenseRows);
+        INFO(slug(four64));
+        CHECK(four64.rows_per_thread == 4);
+        CHECK(four64.threads_per_row == 8);
+        CHECK(four64.dense);
+        CHECK_FALSE(four64.reconvert);
+        CHECK(rows_per_thread_unsupported(four64).empty());
+        CHECK(dense(64, kFourRowsPerThreadRows - 1) == four64);
+        CHECK(other(64, kFourRowsPerThreadRows - 1).rows_per_thread == 1);
+        CHECK(dense(64, kFourRowsPerThreadDenseRows - 1) == other(64, kFourRowsPerThreadDenseRows - 1));
       }
     }
   }

@@ -556,10 +556,12 @@ std::vector<Switch> switch_cases() {
           Switch{Op::gemma_rmsnorm, 256, normjit::detail::kBulkRowsRmsnorm, DType::f16},
           Switch{Op::rmsnorm, 192, normjit::detail::kBulkRowsRmsnorm},
           // four rows a thread, or eight for dense rows (these are; rows of 16 vectors until
-          // kOneVectorLaneDenseRows, then one vector a lane); rows of 8 vectors alike
+          // kOneVectorLaneDenseRows, then one vector a lane); rows of 8 vectors alike, and four
+          // a thread from kFourRowsPerThreadDenseRows
           Switch{Op::rmsnorm, 128, normjit::detail::kFourRowsPerThreadRows},
           Switch{Op::gemma_rmsnorm, 128, normjit::detail::kOneVectorLaneDenseRows, DType::f16},
           Switch{Op::rmsnorm, 64, normjit::detail::kFourRowsPerThreadRows, DType::f16},
+          Switch{Op::gemma_rmsnorm, 64, normjit::detail::kFourRowsPerThreadDenseRows},
           // rows of 65-96 vectors: 32 lanes, two rows a thread (2.25 and 3 items)
           Switch{Op::rmsnorm, 576, normjit::detail::kBulkRowsRmsnorm},
           Switch{Op::gemma_rmsnorm, 768, normjit::detail::kBulkRowsRmsnorm, DType::f16},
