@@ -35,7 +35,8 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
                            (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48) ^
-                           (std::uint64_t(c.rows_per_thread) << 56) ^ (std::uint64_t(c.reconvert) << 62) ^ (std::uint64_t(c.dense) << 61));
+                           (std::uint64_t(c.rows_per_thread) << 56) ^ (std::uint64_t(c.reconvert) << 62) ^
+                           (std::uint64_t(c.dense) << 61));
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;

@@ -70,7 +70,8 @@ extern "C" __global__ void __launch_bounds__({bounds}) {entry}(const normjit::No
       fmt::arg("residual", op.residual), fmt::arg("gemma", op.gemma),
       fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("weight_first", c.weight_first),
       fmt::arg("keep_out", c.keep_out), fmt::arg("pin_weight", c.pin_weight), fmt::arg("rpt", c.rows_per_thread),
-      fmt::arg("trigger", c.trigger), fmt::arg("prefetch", c.prefetch), fmt::arg("reconvert", c.reconvert), fmt::arg("dense", c.dense),
+      fmt::arg("trigger", c.trigger), fmt::arg("prefetch", c.prefetch), fmt::arg("reconvert", c.reconvert),
+      fmt::arg("dense", c.dense),
       fmt::arg("bounds", bounds),
       fmt::arg("entry", kEntryName), fmt::arg("fn", op.device_fn));
 }

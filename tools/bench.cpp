@@ -377,13 +377,17 @@ class ShapeBench {
   LaunchOptions o_;
 };
 
-// The config a call of `sh` runs now (the heuristic's, or the installed override's).
-// The bench's tensors are contiguous 2-D rows, fewer than 2^30: dense rows, as the call's
-// dispatch finds them (ops_rmsnorm.cpp).
-detail::KernelConfig current_config(const Shape& sh) {
-  ProblemSpec ps{sh.op, sh.dt, sh.dt, sh.H, false, 0, sh.T};
+// The problem a bench call poses: contiguous 2-D rows, fewer than 2^30, so dense rows, as the
+// call's dispatch finds them (ops_rmsnorm.cpp).
+ProblemSpec bench_problem(Op op, DType dt, std::int64_t hidden, std::int64_t rows) {
+  ProblemSpec ps{op, dt, dt, hidden, false, 0, rows};
   ps.dense_rows = true;
-  return detail::choose_config(ps, 16, detail::Runtime::get().device_arch(0));
+  return ps;
+}
+
+// The config a call of `sh` runs now (the heuristic's, or the installed override's).
+detail::KernelConfig current_config(const Shape& sh) {
+  return detail::choose_config(bench_problem(sh.op, sh.dt, sh.H, sh.T), 16, detail::Runtime::get().device_arch(0));
 }
 
 std::string config_label(const detail::KernelConfig& c) {
@@ -823,8 +827,7 @@ int run_latency(const LatencyArgs& la_args) {
   const RmsnormArgs args{make_tensor(x.get(), DType::bf16, {T, H}), make_tensor(w.get(), DType::bf16, {H}),
                          1e-6, make_tensor(y.get(), DType::bf16, {T, H})};
   // A forced config may not fit this 1 x 4096 call; the decode sizes below still run.
-  ProblemSpec ps{Op::rmsnorm, DType::bf16, DType::bf16, H, false, 0, T};
-  ps.dense_rows = true;  // contiguous rows, as the call's dispatch finds them
+  const ProblemSpec ps = bench_problem(Op::rmsnorm, DType::bf16, H, T);
   detail::KernelConfig cfg;
   std::string misfit;
   try {
