@@ -32,7 +32,7 @@ namespace {
 std::atomic<const ConfigOverride*> g_override{nullptr};
 }
 
-void set_config_override(const ConfigOverride* o) { g_override.store(o); }
+const ConfigOverride* set_config_override(const ConfigOverride* o) { return g_override.exchange(o); }
 
 std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
   std::vector<KernelConfig> out;

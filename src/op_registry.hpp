@@ -46,9 +46,22 @@ struct ConfigOverride {
   int reconvert = -1;       // -1: the heuristic's (dropped where it does not apply)
   int dense = -1;           // -1: the heuristic's (dropped where it does not apply or the call is not dense)
 };
-// Installs a process-wide override (nullptr: none). For `normjit bench --config/--sweep`; not
-// meant to be changed while ops run on other threads.
-void set_config_override(const ConfigOverride* o);
+// Installs a process-wide override (nullptr: none) and returns the one it replaces. For `normjit
+// bench --config/--sweep` and tests; not meant to be changed while ops run on other threads.
+const ConfigOverride* set_config_override(const ConfigOverride* o);
+
+// set_config_override(o) for a scope: the override installed before comes back when the scope
+// ends, also by an exception (a failed REQUIRE in a test). `o` must outlive the scope.
+class ScopedConfigOverride {
+ public:
+  explicit ScopedConfigOverride(const ConfigOverride* o) : previous_(set_config_override(o)) {}
+  ~ScopedConfigOverride() { set_config_override(previous_); }
+  ScopedConfigOverride(const ScopedConfigOverride&) = delete;
+  ScopedConfigOverride& operator=(const ScopedConfigOverride&) = delete;
+
+ private:
+  const ConfigOverride* previous_;
+};
 
 // The config an op call uses: the op's heuristic, then the override if one is installed.
 // Throws ValidationError when the problem (or the override) is not supported.

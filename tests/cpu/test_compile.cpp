@@ -129,10 +129,8 @@ std::vector<KernelConfig> configs_for(Op op) {
   }
   // The config of a problem under an override.
   auto chosen = [](const ProblemSpec& p, int cc, const ConfigOverride& o) {
-    set_config_override(&o);
-    const KernelConfig c = choose_config(p, 0, Arch{cc});
-    set_config_override(nullptr);
-    return c;
+    const ScopedConfigOverride use_o(&o);
+    return choose_config(p, 0, Arch{cc});
   };
   // ... of a bf16 problem of one row per block.
   auto forced = [&](std::int64_t hidden, int cc, const ConfigOverride& o) {

@@ -79,6 +79,12 @@ constexpr const char* kGoldenNote =
     "every existing cache. If the change is intentional, bump \"schema\" in canonical_json (and "
     "the cache format notes), then update this golden.";
 
+// The config of `p` on `arch` under the override `o`.
+KernelConfig choose_with_override(const ConfigOverride& o, const ProblemSpec& p, Arch arch) {
+  const ScopedConfigOverride use_o(&o);
+  return choose_config(p, 0, arch);
+}
+
 }  // namespace
 
 TEST_CASE("canonical_json of a fixed config matches the golden string", "[config]") {
@@ -460,9 +466,7 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   p.rows = kBulkRowsFusedAdd;
   ConfigOverride o;
   o.loads = 2;
-  set_config_override(&o);
-  const KernelConfig forced = choose_config(p, 0, Arch{90});
-  set_config_override(nullptr);
+  const KernelConfig forced = choose_with_override(o, p, Arch{90});
   CHECK(forced.residency == 2);
   CHECK(forced.loads == 2);
   // Many wide rows (sm_90+): at 32768, rmsnorm re-reads a row on one 1024-thread CTA and the
@@ -792,29 +796,24 @@ TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs
   p.hidden = 8192;
   ConfigOverride o;
   o.threads_per_row = 512;
-  set_config_override(&o);
+  const ScopedConfigOverride use_o(&o);
   CHECK(pick(1, false).split == 1);
   o = ConfigOverride{};
   o.split = 3;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(1, false), Catch::Contains("split 3: expected a power of two in 1..8"));
   o.split = 8;  // 4 items per thread do not make 8 shares
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(1, false), Catch::Contains("not 8 whole shares of items"));
   o.split = 2;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(1, true), Catch::Contains("in place"));
   p.op = Op::fused_add_rmsnorm;
   CHECK_THROWS_WITH(pick(1, true), Catch::Contains("the fused add overwrites"));
   p.op = Op::rmsnorm;
   o.cluster = 2;
-  set_config_override(&o);
   p.out_aliases_input = false;
   CHECK_THROWS_WITH(choose_config(p, 0, Arch{90}), Catch::Contains("split 2 with cluster 2"));
   // A split alone replaces the heuristic's cluster (sm_90+ puts these rows on 4 CTAs).
   o = ConfigOverride{};
   o.split = 2;
-  set_config_override(&o);
   const KernelConfig c90 = choose_config(p, 0, Arch{90});
   CHECK(c90.cluster == 1);
   CHECK(c90.split == 2);
@@ -827,7 +826,6 @@ TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs
       o.split = n;
       o.threads_per_row = 128;
       o.residency = residency;
-      set_config_override(&o);
       for (std::int64_t h : {8192, 16384}) {
         for (std::int64_t rows : {1, 5, 200}) {
           p.hidden = h;
@@ -838,7 +836,6 @@ TEST_CASE("a few rows of hidden 8192 written out of place are shared by two CTAs
       }
     }
   }
-  set_config_override(nullptr);
 }
 
 TEST_CASE("a few rows whose caller promised a static weight load it before the PDL wait", "[config][heuristics]") {
@@ -879,25 +876,20 @@ TEST_CASE("a few rows whose caller promised a static weight load it before the P
   p.hidden = 4096;
   ConfigOverride o;
   o.weight_first = 1;
-  set_config_override(&o);
+  const ScopedConfigOverride use_o(&o);
   CHECK(pick(Op::rmsnorm, 100, true).weight_first);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, false), Catch::Contains("did not promise a static weight"));
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, true, 80), Catch::Contains("before sm_90"));
   o.residency = 2;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, true), Catch::Contains("residency 0"));
   o.weight_first = 2;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 1, true), Catch::Contains("weight_first 2: expected 0 or 1"));
   o = ConfigOverride{};
   o.residency = 1;
-  set_config_override(&o);
   CHECK_FALSE(pick(Op::rmsnorm, 1, true).weight_first);
   o = ConfigOverride{};
   o.weight_first = 0;
-  set_config_override(&o);
   CHECK_FALSE(pick(Op::rmsnorm, 1, true).weight_first);
-  set_config_override(nullptr);
 }
 
 TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of its first use", "[config][heuristics]") {
@@ -995,33 +987,26 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   // Overrides: on or off where it applies; forced on elsewhere is an error naming the reason.
   ConfigOverride o;
   o.pin_weight = 1;
-  set_config_override(&o);
+  const ScopedConfigOverride use_o(&o);
   CHECK(pick(Op::rmsnorm, 4096, 1).pin_weight);
   o.residency = 2;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1), Catch::Contains("residency 0, not 2"));
   o = ConfigOverride{};
   o.pin_weight = 1;
   o.stores = 1;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 4096, 1), Catch::Contains("stores 0, not 1"));
   o = ConfigOverride{};
   o.pin_weight = 2;  // the first items only: forced on any held row
-  set_config_override(&o);
   CHECK(pick(Op::rmsnorm, 4096, 1).pin_weight == 2);
   CHECK(slug(pick(Op::rmsnorm, 4096, 1)).find("-pwf-") != std::string::npos);
   o.pin_weight = 3;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1), Catch::Contains("pin_weight 3: expected 0, 1 or 2"));
   o = ConfigOverride{};
   o.pin_weight = 0;
-  set_config_override(&o);
   CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
   o = ConfigOverride{};
   o.residency = 2;  // a reshaped residency drops the heuristic's pin
-  set_config_override(&o);
   CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
-  set_config_override(nullptr);
 }
 
 TEST_CASE("the PDL trigger is early for a few rows on sm_90+, else auto, and forced only where PDL exists",
@@ -1052,24 +1037,20 @@ TEST_CASE("the PDL trigger is early for a few rows on sm_90+, else auto, and for
   p.op = Op::rmsnorm;
   p.hidden = 4096;
   ConfigOverride o;
+  const ScopedConfigOverride use_o(&o);
   for (int t : {0, 1, 2}) {
     o.trigger = t;
-    set_config_override(&o);
     const KernelConfig c = pick(128, 90);
     CHECK(c.trigger == t);
     CHECK((slug(c).find(std::string("-pdl") + trigger_name(t)) != std::string::npos) == (t != 0));
     CHECK(canonical_json(c).find(std::string("\"trigger\":\"") + trigger_name(t) + "\"") != std::string::npos);
   }
   o.trigger = 3;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(128, 90), Catch::Contains("trigger 3: expected 0 (auto), 1 (early) or 2 (end)"));
   o.trigger = 1;
-  set_config_override(&o);
   CHECK_THROWS_WITH(pick(128, 80), Catch::Contains("trigger early: programmatic dependent launch needs sm_90"));
   o.trigger = 0;  // auto is every arch's
-  set_config_override(&o);
   CHECK(pick(128, 80).trigger == 0);
-  set_config_override(nullptr);
 }
 
 TEST_CASE("prefetch: a mask of weight, residual and input, by name or number", "[config]") {
@@ -1096,40 +1077,36 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
     p.static_weight = static_weight;
     return choose_config(p, 0, Arch{cc});
   };
-  ConfigOverride o;
-  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm})
-    for (int pf = 0; pf < 8; ++pf) {
-      if ((pf & kPrefetchResidual) && !op_info(op).residual) continue;
-      o.prefetch = pf;
-      set_config_override(&o);
-      for (std::int64_t rows : {1, 128, 4096, 1 << 20}) {
-        INFO(op_name(op) << " prefetch " << pf << " rows " << rows);
-        const KernelConfig c = pick(op, rows, 90);
-        CHECK(c.prefetch == pf);
-        CHECK(canonical_json(c).find("\"prefetch\":\"" + prefetch_name(pf) + "\"") != std::string::npos);
-        CHECK((slug(c).find("-pf") != std::string::npos) == (pf != 0));
+  {
+    ConfigOverride o;
+    const ScopedConfigOverride use_o(&o);
+    for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm})
+      for (int pf = 0; pf < 8; ++pf) {
+        if ((pf & kPrefetchResidual) && !op_info(op).residual) continue;
+        o.prefetch = pf;
+        for (std::int64_t rows : {1, 128, 4096, 1 << 20}) {
+          INFO(op_name(op) << " prefetch " << pf << " rows " << rows);
+          const KernelConfig c = pick(op, rows, 90);
+          CHECK(c.prefetch == pf);
+          CHECK(canonical_json(c).find("\"prefetch\":\"" + prefetch_name(pf) + "\"") != std::string::npos);
+          CHECK((slug(c).find("-pf") != std::string::npos) == (pf != 0));
+        }
       }
-    }
-  o.prefetch = kPrefetchResidual;
-  set_config_override(&o);
-  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 90), Catch::Contains("prefetch 2: only the fused add has a residual"));
-  o.prefetch = 8;
-  set_config_override(&o);
-  CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 128, 90),
-                    Catch::Contains("prefetch 8: expected a mask of 1 (weight), 2 (residual) and 4 (input)"));
-  o.prefetch = kPrefetchWeight;
-  set_config_override(&o);
-  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 80), Catch::Contains("prefetch 1: prefetches run ahead of the PDL wait"));
-  // A weight loaded before the wait (static_weight's weight_first) needs no prefetch of it.
-  o.prefetch = kPrefetchWeight | kPrefetchInput;
-  set_config_override(&o);
-  const KernelConfig wf = pick(Op::rmsnorm, 8, 90, true);
-  CHECK(wf.weight_first);
-  CHECK(wf.prefetch == kPrefetchInput);
-  o.prefetch = 0;
-  set_config_override(&o);
-  CHECK(pick(Op::rmsnorm, 128, 80).prefetch == 0);
-  set_config_override(nullptr);
+    o.prefetch = kPrefetchResidual;
+    CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 90), Catch::Contains("prefetch 2: only the fused add has a residual"));
+    o.prefetch = 8;
+    CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 128, 90),
+                      Catch::Contains("prefetch 8: expected a mask of 1 (weight), 2 (residual) and 4 (input)"));
+    o.prefetch = kPrefetchWeight;
+    CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 80), Catch::Contains("prefetch 1: prefetches run ahead of the PDL wait"));
+    // A weight loaded before the wait (static_weight's weight_first) needs no prefetch of it.
+    o.prefetch = kPrefetchWeight | kPrefetchInput;
+    const KernelConfig wf = pick(Op::rmsnorm, 8, 90, true);
+    CHECK(wf.weight_first);
+    CHECK(wf.prefetch == kPrefetchInput);
+    o.prefetch = 0;
+    CHECK(pick(Op::rmsnorm, 128, 80).prefetch == 0);
+  }
   // The heuristic prefetches nothing on sm_80 (no PDL wait).
   for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm})
     for (std::int64_t rows : {1, 128, 32768}) CHECK(pick(op, rows, 80).prefetch == 0);
@@ -1327,30 +1304,27 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
 
   // Overrides: forced on where it applies; elsewhere an error naming the reason; a reshape that
   // no longer fits drops the heuristic's.
-  ConfigOverride o;
-  o.rows_per_thread = 2;
-  set_config_override(&o);
-  CHECK(pick(Op::rmsnorm, 128, 1).rows_per_thread == 2);
-  CHECK(pick(Op::rmsnorm, 64, 1 << 20).rows_per_thread == 2);
-  CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1 << 20), Catch::Contains("rows_per_thread 2: a row's threads"));
-  CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 128, 1), Catch::Contains("the fused add keeps one row"));
-  o.residency = 1;
-  set_config_override(&o);
-  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 1), Catch::Contains("residency 0), not residency 1"));
-  o = ConfigOverride{};
-  o.rows_per_thread = 3;
-  set_config_override(&o);
-  CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 1), Catch::Contains("rows_per_thread 3: expected 1, 2, 4 or 8"));
-  o = ConfigOverride{};
-  o.rows_per_thread = 1;
-  set_config_override(&o);
-  CHECK(pick(Op::rmsnorm, 128, 1 << 20).rows_per_thread == 1);
-  o = ConfigOverride{};
-  o.threads_per_row = 64;
-  o.rows_per_block = 2;
-  set_config_override(&o);
-  CHECK(pick(Op::rmsnorm, 256, 1 << 20).rows_per_thread == 1);
-  set_config_override(nullptr);
+  {
+    ConfigOverride o;
+    const ScopedConfigOverride use_o(&o);
+    o.rows_per_thread = 2;
+    CHECK(pick(Op::rmsnorm, 128, 1).rows_per_thread == 2);
+    CHECK(pick(Op::rmsnorm, 64, 1 << 20).rows_per_thread == 2);
+    CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1 << 20), Catch::Contains("rows_per_thread 2: a row's threads"));
+    CHECK_THROWS_WITH(pick(Op::fused_add_rmsnorm, 128, 1), Catch::Contains("the fused add keeps one row"));
+    o.residency = 1;
+    CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 1), Catch::Contains("residency 0), not residency 1"));
+    o = ConfigOverride{};
+    o.rows_per_thread = 3;
+    CHECK_THROWS_WITH(pick(Op::rmsnorm, 128, 1), Catch::Contains("rows_per_thread 3: expected 1, 2, 4 or 8"));
+    o = ConfigOverride{};
+    o.rows_per_thread = 1;
+    CHECK(pick(Op::rmsnorm, 128, 1 << 20).rows_per_thread == 1);
+    o = ConfigOverride{};
+    o.threads_per_row = 64;
+    o.rows_per_block = 2;
+    CHECK(pick(Op::rmsnorm, 256, 1 << 20).rows_per_thread == 1);
+  }
 
   // The grid: one block per rows_per_cta rows, the last one partly filled.
   KernelConfig c = pick(Op::rmsnorm, 128, kFourRowsPerThreadRows);
@@ -1598,17 +1572,7 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   p.dtype = DType::bf16;
   p.weight_dtype = DType::bf16;
   p.hidden = 16384;
-  auto choose_with = [&](const ConfigOverride& o, int cc) {
-    set_config_override(&o);
-    try {
-      const KernelConfig c = choose_config(p, 0, Arch{cc});
-      set_config_override(nullptr);
-      return c;
-    } catch (...) {
-      set_config_override(nullptr);
-      throw;
-    }
-  };
+  auto choose_with = [&](const ConfigOverride& o, int cc) { return choose_with_override(o, p, Arch{cc}); };
   auto rejects = [&](const ConfigOverride& o, int cc, const char* what) {
     INFO(what);
     try {
@@ -1830,13 +1794,14 @@ TEST_CASE("choose_config answers a repeated problem from its per-thread memo, an
   }
   // An override is never answered from the memo, nor leaves its config in it.
   CHECK(choose_config(base, 8, Arch{90}).threads_per_row != 1024);
-  ConfigOverride o;
-  o.threads_per_row = 1024;
-  set_config_override(&o);
-  CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 1024);
-  o.threads_per_row = 512;  // same override object, new contents
-  CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 512);
-  set_config_override(nullptr);
+  {
+    ConfigOverride o;
+    o.threads_per_row = 1024;
+    const ScopedConfigOverride use_o(&o);
+    CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 1024);
+    o.threads_per_row = 512;  // same override object, new contents
+    CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 512);
+  }
   CHECK(choose_config(base, 8, Arch{90}) == op_info(base.op).choose(base, 8, Arch{90}));
 }
 
@@ -1849,15 +1814,12 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
     const std::string text = config_override_text(c);
     INFO(slug(c) << " <- " << text);
     const ConfigOverride o = parse_config_override(text);
-    set_config_override(&o);
     KernelConfig back;
     try {
-      back = choose_config(p, 0, c.arch);
+      back = choose_with_override(o, p, c.arch);
     } catch (const std::exception& e) {
-      set_config_override(nullptr);
       FAIL(e.what());
     }
-    set_config_override(nullptr);
     CHECK(back == c);
     CHECK(slug(back) == slug(c));
     ++n;
@@ -1885,11 +1847,7 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
   auto forced_config = [&](std::int64_t hidden, std::int64_t rows, const char* forced) {
     p.hidden = hidden;
     p.rows = rows;
-    const ConfigOverride o = parse_config_override(forced);
-    set_config_override(&o);
-    const KernelConfig c = choose_config(p, 0, Arch{90});
-    set_config_override(nullptr);
-    return c;
+    return choose_with_override(parse_config_override(forced), p, Arch{90});
   };
   for (const char* forced : {"tpr=32,rpb=4", "cluster=4", "split=2,tpr=128", "residency=2,loads=3,minb=4,tpr=512",
                              "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "vec=4",

@@ -186,7 +186,7 @@ TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blo
     o.threads_per_row = tpr;
     o.residency = 0;
     o.loads = sh.loads;
-    normjit::detail::set_config_override(&o);
+    const normjit::detail::ScopedConfigOverride use_o(&o);
     for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
       for (std::int64_t hidden : {64, 100, 111, 128, 512}) {
         for (std::int64_t rows : {1, 7, 33, 1000, 3001}) {
@@ -196,7 +196,6 @@ TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blo
         }
       }
     }
-    normjit::detail::set_config_override(nullptr);
   }
 }
 
@@ -231,7 +230,7 @@ TEST_CASE("forced configs: the PDL trigger early, auto and at the end", "[gpu][p
   for (int trigger : {0, 1, 2}) {
     normjit::detail::ConfigOverride o;
     o.trigger = trigger;
-    normjit::detail::set_config_override(&o);
+    const normjit::detail::ScopedConfigOverride use_o(&o);
     for (Op op : normjit::all_ops()) {
       for (std::int64_t hidden : {4096, 16384}) {
         for (std::int64_t rows : {1, 7, 128, 1000, 3000}) {
@@ -243,7 +242,6 @@ TEST_CASE("forced configs: the PDL trigger early, auto and at the end", "[gpu][p
         }
       }
     }
-    normjit::detail::set_config_override(nullptr);
   }
 }
 
@@ -256,7 +254,7 @@ TEST_CASE("forced configs: weight or residual or input lines prefetched into L2 
   for (int prefetch : {1, 2, 4, 5, 6, 7}) {
     normjit::detail::ConfigOverride o;
     o.prefetch = prefetch;
-    normjit::detail::set_config_override(&o);
+    const normjit::detail::ScopedConfigOverride use_o(&o);
     for (Op op : normjit::all_ops()) {
       if ((prefetch & normjit::kPrefetchResidual) && !normjit::detail::op_info(op).residual) continue;
       for (std::int64_t hidden : {128, 2048, 4096, 8192, 16384, 65536}) {
@@ -271,7 +269,6 @@ TEST_CASE("forced configs: weight or residual or input lines prefetched into L2 
         }
       }
     }
-    normjit::detail::set_config_override(nullptr);
   }
 }
 
@@ -324,7 +321,7 @@ TEST_CASE("forced configs: every residency with narrow and wide row groups", "[g
           normjit::detail::ConfigOverride o;
           o.threads_per_row = tpr;
           o.residency = residency;
-          normjit::detail::set_config_override(&o);
+          const normjit::detail::ScopedConfigOverride use_o(&o);
           for (std::int64_t rows : {1, 7, 1000, 3000}) {
             RmsCase c;
             c.op = op;
@@ -340,7 +337,6 @@ TEST_CASE("forced configs: every residency with narrow and wide row groups", "[g
             const std::string err = run_rms_case(c, rng);
             CHECK(err == "");
           }
-          normjit::detail::set_config_override(nullptr);
         }
       }
     }
@@ -356,7 +352,7 @@ TEST_CASE("forced configs: every load policy with held and re-read rows", "[gpu]
         normjit::detail::ConfigOverride o;
         o.loads = loads;
         o.residency = residency;
-        normjit::detail::set_config_override(&o);
+        const normjit::detail::ScopedConfigOverride use_o(&o);
         // 100, 1000 and 14336: a part-filled last item, and (100, 1000) several rows a block, whose
         // loads with policies 2 and 3 are predicated (common.cuh: load_chunk_if).
         for (std::int64_t hidden : {100, 1000, 4096, 8192, 14336}) {
@@ -366,7 +362,6 @@ TEST_CASE("forced configs: every load policy with held and re-read rows", "[gpu]
             CHECK(run_rms_case(c, rng) == "");
           }
         }
-        normjit::detail::set_config_override(nullptr);
       }
     }
   }
@@ -381,7 +376,7 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
         normjit::detail::ConfigOverride o;
         o.stores = stores;
         o.residency = residency;
-        normjit::detail::set_config_override(&o);
+        const normjit::detail::ScopedConfigOverride use_o(&o);
         for (std::int64_t hidden : {4096, 5000}) {
           for (std::int64_t rows : {1, 7, 1000}) {
             const RmsCase c = varied_case(op, rows, hidden);
@@ -389,7 +384,6 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
             CHECK(run_rms_case(c, rng) == "");
           }
         }
-        normjit::detail::set_config_override(nullptr);
       }
     }
   }
@@ -403,7 +397,7 @@ TEST_CASE("forced configs: the weight pinned on every item, on full items only, 
       normjit::detail::ConfigOverride o;
       o.pin_weight = pin;
       o.residency = 0;  // where the pin applies: the row held with its weight
-      normjit::detail::set_config_override(&o);
+      const normjit::detail::ScopedConfigOverride use_o(&o);
       // Last items part-filled (1536, 2040 and 5376 on 128 threads, 1000 on 64) and not (4096).
       for (std::int64_t hidden : {1536, 2040, 5376, 1000, 4096, 768}) {
         for (std::int64_t rows : {300, 3001, 301}) {  // bf16, f16, fp32
@@ -413,7 +407,6 @@ TEST_CASE("forced configs: the weight pinned on every item, on full items only, 
           CHECK(run_rms_case(c, rng) == "");
         }
       }
-      normjit::detail::set_config_override(nullptr);
     }
   }
 }
@@ -431,7 +424,7 @@ TEST_CASE("forced configs: a held 16-bit row converted again for its output or n
         normjit::detail::ConfigOverride o;
         o.reconvert = again;
         o.residency = res;
-        normjit::detail::set_config_override(&o);
+        const normjit::detail::ScopedConfigOverride use_o(&o);
         for (std::int64_t hidden : {4096, 8192, 1536, 5376, 1000, 100, 98}) {
           for (std::int64_t rows : {7, 300, 3001}) {
             const RmsCase c = varied_case(op, rows, hidden);
@@ -439,7 +432,6 @@ TEST_CASE("forced configs: a held 16-bit row converted again for its output or n
             CHECK(run_rms_case(c, rng) == "");
           }
         }
-        normjit::detail::set_config_override(nullptr);
       }
     }
   }
@@ -451,13 +443,12 @@ TEST_CASE("forced configs: a held 16-bit row converted again for its output or n
       o.rows_per_thread = per;
       o.threads_per_row = 8;
       o.residency = 0;
-      normjit::detail::set_config_override(&o);
+      const normjit::detail::ScopedConfigOverride use_o(&o);
       for (DType dt : {DType::bf16, DType::f16}) {
         INFO("reconvert " << again << ", rows_per_thread " << per);
         for (std::int64_t head_dim : {64, 128, 100}) check_per_head(Op::rmsnorm, dt, 1031, 8, head_dim, rng);
         check_per_head(Op::gemma_rmsnorm, dt, 77, 16, 128, rng);
       }
-      normjit::detail::set_config_override(nullptr);
     }
   }
 }
@@ -481,7 +472,7 @@ TEST_CASE("forced configs: several rows a thread addressed from one base (dense 
       o.residency = 0;
       o.reconvert = again;
       o.dense = 1;
-      normjit::detail::set_config_override(&o);
+      const normjit::detail::ScopedConfigOverride use_o(&o);
       for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
         for (std::int64_t hidden : {64, 100, 111, 128, 256}) {
           for (std::int64_t rows : {1, 7, 33, 1000, 3001, 65537}) {
@@ -492,7 +483,6 @@ TEST_CASE("forced configs: several rows a thread addressed from one base (dense 
           }
         }
       }
-      normjit::detail::set_config_override(nullptr);
     }
   }
 }
@@ -504,7 +494,7 @@ TEST_CASE("forced configs: output stores with and without the L2 evict-last hint
     for (int keep : {0, 1}) {
       normjit::detail::ConfigOverride o;
       o.keep_out = keep;
-      normjit::detail::set_config_override(&o);
+      const normjit::detail::ScopedConfigOverride use_o(&o);
       // 16-, 8-, 4- and 2-byte chunks (vectors of 8, 4, 2 and 1 16-bit elements).
       for (std::int64_t hidden : {4096, 100, 98, 111}) {
         for (std::int64_t rows : {1, 7, 1000, 3000}) {
@@ -513,7 +503,6 @@ TEST_CASE("forced configs: output stores with and without the L2 evict-last hint
           CHECK(run_rms_case(c, rng) == "");
         }
       }
-      normjit::detail::set_config_override(nullptr);
     }
   }
 }
@@ -734,7 +723,7 @@ TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnor
         normjit::detail::ConfigOverride o;
         o.cluster = cluster;
         o.residency = residency;
-        normjit::detail::set_config_override(&o);
+        const normjit::detail::ScopedConfigOverride use_o(&o);
         for (std::int64_t hidden : {2048, 16384, 65536}) {
           for (std::int64_t rows : {1, 5, 200}) {
             RmsCase c = varied_case(op, rows, hidden);
@@ -748,7 +737,6 @@ TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnor
             }
           }
         }
-        normjit::detail::set_config_override(nullptr);
       }
     }
   }
@@ -765,7 +753,7 @@ TEST_CASE("forced configs: rows shared by independent CTAs (split)", "[gpu][rmsn
         o.split = split;
         o.threads_per_row = 128;
         o.residency = residency;
-        normjit::detail::set_config_override(&o);
+        const normjit::detail::ScopedConfigOverride use_o(&o);
         // 256 vectors on 128 threads are 2 items (split 2 only), 1024 are 8, 2048 are 16.
         for (std::int64_t hidden : {2048, 8192, 16384}) {
           for (std::int64_t rows : {1, 5, 200}) {
@@ -788,7 +776,6 @@ TEST_CASE("forced configs: rows shared by independent CTAs (split)", "[gpu][rmsn
             }
           }
         }
-        normjit::detail::set_config_override(nullptr);
       }
     }
   }
@@ -822,7 +809,7 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk and per-thread cop
         o.cluster = st.cluster;
         o.loads = st.loads;
         o.rows_per_block = st.rpb;
-        normjit::detail::set_config_override(&o);
+        const normjit::detail::ScopedConfigOverride use_o(&o);
         for (std::int64_t hidden : st.hidden) {
           for (std::int64_t rows : {1, 5, 40}) {
             RmsCase c = varied_case(op, rows, hidden);
@@ -838,7 +825,6 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk and per-thread cop
             }
           }
         }
-        normjit::detail::set_config_override(nullptr);
       }
     }
     if (cc < 90) continue;
@@ -849,13 +835,12 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk and per-thread cop
       o.residency = residency;
       o.threads_per_row = 1024;
       o.cluster = 1;
-      normjit::detail::set_config_override(&o);
+      const normjit::detail::ScopedConfigOverride use_o(&o);
       RmsCase wide = varied_case(op, 2, 262144);
       CHECK_THROWS_WITH(run_rms_case(wide, rng), Catch::Contains("bytes of shared memory"));
       RmsCase odd = varied_case(op, 2, 4096);
       odd.misaligned = true;
       CHECK_THROWS_WITH(run_rms_case(odd, rng), Catch::Contains("16-byte vectors"));
-      normjit::detail::set_config_override(nullptr);
     }
   }
 }
