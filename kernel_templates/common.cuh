@@ -283,6 +283,12 @@ template <class T, int N> struct Packed {
       return (*this)[j];
     }
   }
+  // Element j for the output pass of a held row: again(j) where the row is converted anew
+  // (Cfg::kReconvert), else operator[].
+  template <bool kAgain> __device__ __forceinline__ float held(int j) const {
+    if constexpr (kAgain) return again(j);
+    else return (*this)[j];
+  }
   __device__ __forceinline__ float operator[](int j) const {
     // bf16 pairs straight from their 32-bit word: one shift or mask each, not extract + shift.
     if constexpr (sizeof(T) == 2 && sizeof(typename VB::ChunkT) >= 4 && is_bf16<T>::value)

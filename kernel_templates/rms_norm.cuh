@@ -154,8 +154,11 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
                 "rows per thread: a row within one warp, held with its weight, rmsnorm only");
 
   const int lane = threadIdx.x % kGroup;
-  const i64 first = Cfg::kDense ? i64(int(blockIdx.x) * (kRows * kPer) + int(threadIdx.x / kGroup))
-                                 : i64(blockIdx.x) * (kRows * kPer) + threadIdx.x / kGroup;
+  // This thread's first row. Dense rows (Cfg::kDense, below) number fewer than 2^30 (the host
+  // checks), so their row numbers are 32-bit; first32 and rows32 are theirs alone.
+  const int first32 = Cfg::kDense ? int(blockIdx.x) * (kRows * kPer) + int(threadIdx.x / kGroup) : 0;
+  const int rows32 = Cfg::kDense ? int(p.rows) : 0;
+  const i64 first = Cfg::kDense ? i64(first32) : i64(blockIdx.x) * (kRows * kPer) + threadIdx.x / kGroup;
   auto col_of = [&](int it) { return (it * kGroup + lane) * kVec; };
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < Cfg::kHidden; };
   const W* w = static_cast<const W*>(p.weight);
@@ -184,8 +187,6 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
   // Dense rows (Cfg::kDense: every tensor's rows kHidden elements apart, fewer than 2^30 rows; the
   // host checks both) are one base address a tensor and compile-time offsets from it, with 32-bit
   // row numbers; otherwise each row's address comes from the run-time strides, 64-bit.
-  const int first32 = int(first);
-  const int rows32 = int(p.rows);
   auto live = [&](int r) {
     if constexpr (Cfg::kDense) return first32 + r * kRows < rows32;
     else return first + r * kRows < p.rows;
@@ -238,7 +239,7 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
       float y[kVec];
       float xv[kVec];
 #pragma unroll
-      for (int j = 0; j < kVec; ++j) xv[j] = Cfg::kReconvert ? xs[r][it].again(j) : xs[r][it][j];
+      for (int j = 0; j < kVec; ++j) xv[j] = xs[r][it].template held<Cfg::kReconvert>(j);
       normalize_vec<Cfg>(xv, rstd[r], ws[it], y);
       store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
     }
@@ -570,7 +571,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       if constexpr (kKeep) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j)
-          v[j] = Cfg::kResidual ? hs[it][j] : Cfg::kReconvert ? xs[it].again(j) : xs[it][j];
+          v[j] = Cfg::kResidual ? hs[it][j] : xs[it].template held<Cfg::kReconvert>(j);
       } else if constexpr (kReadPairs) {
         item_values(it, pair_x[it % 2], pair_r[Cfg::kResidual ? it % 2 : 0], v, true);
       } else {
