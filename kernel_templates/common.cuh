@@ -248,6 +248,12 @@ template <class T, int N> struct Packed {
 #pragma unroll
     for (int i = 0; i < VB::kChunks; ++i) u.c[i] = src[i];
   }
+  // Store to shared memory (a weight handed to the block's other rows: rms_norm_rows).
+  __device__ __forceinline__ void store_shared(T* p) const {
+    typename VB::ChunkT* dst = reinterpret_cast<typename VB::ChunkT*>(p);
+#pragma unroll
+    for (int i = 0; i < VB::kChunks; ++i) dst[i] = u.c[i];
+  }
   // Cached load of parameters (weights) that every row reads. Not with load_chunk's evict-last
   // hints in general: those loads are asm volatile, which kept ptxas from moving a weight load
   // above the previous item's output store, and the staged wide rows ran 4-15 % slower

@@ -42,6 +42,8 @@
 //   kReconvert (a row held in registers, 16-bit, no residual: the output pass converts the packed
 //   row again (Packed::again) rather than keeping the reduction's fp32 copies; same bits)
 //   kDense (rows_per_thread > 1: rows kHidden elements apart in every tensor; rms_norm_rows)
+//   kWeightShared (rows_per_thread > 1: the weight read by the block's first row group and handed
+//   to the others through shared memory; rms_norm_rows)
 #pragma once
 #include "reduce.cuh"
 
@@ -152,6 +154,7 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
   static_assert(kGroup <= 32 && Cfg::kCluster == 1 && Cfg::kSplit == 1 && Cfg::kResidency == 0 &&
                     !Cfg::kResidual && !Cfg::kPinWeight,
                 "rows per thread: a row within one warp, held with its weight, rmsnorm only");
+  static_assert(!Cfg::kWeightShared || kRows > 1, "a weight shared by the block's row groups: several of them");
 
   const int lane = threadIdx.x % kGroup;
   // This thread's first row. Dense rows (Cfg::kDense, below) number fewer than 2^30 (the host
@@ -163,11 +166,27 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < Cfg::kHidden; };
   const W* w = static_cast<const W*>(p.weight);
   Packed<W, kVec> ws[kItems];
+  // Cfg::kWeightShared: the first row group's lanes load the weight (zeros past the row end) and
+  // store it to shared memory; after the barrier every other row group reads its columns there.
+  // Every thread reaches the barrier: rows past the end are masked, not returned from.
+  __shared__ __align__(16) unsigned char w_shared_bytes[Cfg::kWeightShared ? kItems * kGroup * kVec * sizeof(W) : 1];
+  W* const w_shared = reinterpret_cast<W*>(w_shared_bytes);
   auto load_weight = [&] {
+    const bool from_global = !Cfg::kWeightShared || threadIdx.x < kGroup;
+    if (from_global) {
 #pragma unroll
-    for (int it = 0; it < kItems; ++it) {
-      if (!in_row(it)) ws[it].zero();
-      else load_held_weight<Cfg>(ws[it], w + col_of(it));
+      for (int it = 0; it < kItems; ++it) {
+        if (!in_row(it)) ws[it].zero();
+        else load_held_weight<Cfg>(ws[it], w + col_of(it));
+        if constexpr (Cfg::kWeightShared) ws[it].store_shared(w_shared + col_of(it));
+      }
+    }
+    if constexpr (Cfg::kWeightShared) {
+      __syncthreads();
+      if (!from_global) {
+#pragma unroll
+        for (int it = 0; it < kItems; ++it) ws[it].load_shared(w_shared + col_of(it));
+      }
     }
   };
   if constexpr (Cfg::kWeightFirst) load_weight();

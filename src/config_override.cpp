@@ -52,10 +52,11 @@ ConfigOverride parse_config_override(const std::string& text) {
     else if (k == "prefetch") o.prefetch = v;
     else if (k == "reconvert") o.reconvert = v;
     else if (k == "dense") o.dense = v;
+    else if (k == "weight_shared") o.weight_shared = v;
     else
       throw std::invalid_argument("config override: unknown key " + k +
                                   " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, "
-                                  "keep_out, pin_weight, rpt, trigger, prefetch, reconvert, dense)");
+                                  "keep_out, pin_weight, rpt, trigger, prefetch, reconvert, dense, weight_shared)");
   }
   return o;
 }
@@ -63,10 +64,10 @@ ConfigOverride parse_config_override(const std::string& text) {
 std::string config_override_text(const KernelConfig& c) {
   return fmt::format(
       "tpr={},rpb={},vec={},residency={},minb={},loads={},stores={},cluster={},split={},weight_first={},"
-      "keep_out={},pin_weight={},rpt={},trigger={},prefetch={},reconvert={},dense={}",
+      "keep_out={},pin_weight={},rpt={},trigger={},prefetch={},reconvert={},dense={},weight_shared={}",
       c.threads_per_row, c.rows_per_block, c.vec, c.residency, c.min_blocks, c.loads, c.stores, c.cluster, c.split,
       int(c.weight_first), int(c.keep_out), c.pin_weight, c.rows_per_thread, trigger_name(c.trigger),
-      prefetch_name(c.prefetch), int(c.reconvert), int(c.dense));
+      prefetch_name(c.prefetch), int(c.reconvert), int(c.dense), int(c.weight_shared));
 }
 
 }  // namespace normjit::detail

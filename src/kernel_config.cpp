@@ -18,7 +18,8 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
          stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
          pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread && trigger == o.trigger &&
-         prefetch == o.prefetch && reconvert == o.reconvert && dense == o.dense && arch == o.arch;
+         prefetch == o.prefetch && reconvert == o.reconvert && dense == o.dense &&
+         weight_shared == o.weight_shared && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -36,7 +37,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
                            (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48) ^
                            (std::uint64_t(c.rows_per_thread) << 56) ^ (std::uint64_t(c.reconvert) << 62) ^
-                           (std::uint64_t(c.dense) << 61));
+                           (std::uint64_t(c.dense) << 61) ^ (std::uint64_t(c.weight_shared) << 31));  // hidden < 2^31
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -52,6 +53,8 @@ bool reconvert_applies(const KernelConfig& c) {
 }
 
 bool dense_applies(const KernelConfig& c) { return c.rows_per_thread > 1 && !c.rank3; }
+
+bool weight_shared_applies(const KernelConfig& c) { return c.rows_per_thread > 1 && c.rows_per_block > 1; }
 
 std::string rows_per_thread_unsupported(const KernelConfig& c) {
   if (c.threads_per_row > 32)
@@ -71,7 +74,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 13},
+      {"schema", 14},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -95,6 +98,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"prefetch", prefetch_name(c.prefetch)},
       {"reconvert", c.reconvert},
       {"dense", c.dense},
+      {"weight_shared", c.weight_shared},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -269,6 +273,7 @@ std::string tuning_tags(const KernelConfig& c) {
   }
   if (c.reconvert) s += "-rc";
   if (c.dense) s += "-dn";
+  if (c.weight_shared) s += "-wsh";
   return s;
 }
 

@@ -90,6 +90,11 @@ struct KernelConfig {
   // registers: torch.compile's 16 lanes x 8 rows at head_dim 128 took 109 without it, 56 with it
   // and reconvert; session 32, call 9). dense_applies; the call must be dense to use it.
   bool dense = false;
+  // Several rows a thread (rows_per_thread > 1) on several row groups a block: the block's first
+  // row group loads the weight and hands it to the others through shared memory, so each block
+  // asks L1 and L2 for the weight's lines once, not once a warp (torch.compile's per-head kernels
+  // read their weight so). weight_shared_applies.
+  bool weight_shared = false;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -128,6 +133,10 @@ bool reconvert_applies(const KernelConfig& c);
 
 // Whether KernelConfig::dense can apply to `c`: several rows a thread of 2-D rows.
 bool dense_applies(const KernelConfig& c);
+
+// Whether KernelConfig::weight_shared can apply to `c`: several rows a thread, more than one row
+// group a block.
+bool weight_shared_applies(const KernelConfig& c);
 
 // Why `c` cannot give each thread several rows (KernelConfig::rows_per_thread > 1), "" when it
 // can: a row within one warp (threads_per_row <= 32) held with its weight in registers (residency

@@ -280,6 +280,16 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   } else if (!dense_applies(c) || !problem.dense_rows) {
     c.dense = false;
   }
+  if (o->weight_shared >= 0) {
+    if (o->weight_shared > 1) bad(fmt::format("weight_shared {}: expected 0 or 1", o->weight_shared));
+    if (o->weight_shared == 1 && !weight_shared_applies(c))
+      bad(fmt::format("weight_shared 1 needs several rows a thread (rows_per_thread {}) and several row groups a "
+                      "block (rows_per_block {})",
+                      c.rows_per_thread, c.rows_per_block));
+    c.weight_shared = o->weight_shared == 1;
+  } else if (!weight_shared_applies(c)) {
+    c.weight_shared = false;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -596,7 +596,9 @@ int run_bench(const BenchArgs& a) {
                 // Two, four and eight rows per thread where a row's threads fit a warp, the row is
                 // held with its weight (rmsnorm; KernelConfig::rows_per_thread) and a thread holds
                 // at most 16 vectors, each addressed from the run-time strides and (dense rows,
-                // KernelConfig::dense; the bench's rows are) from one base.
+                // KernelConfig::dense; the bench's rows are) from one base, with the weight read by
+                // each thread or once a block (weight_shared; invalid, so skipped, with one row
+                // group a block).
                 if (res == 0 && tpr <= 32 && !fused_op && !forced.rows_per_thread && forced.min_blocks <= 0) {
                   for (int per : {2, 4, 8}) {
                     if ((vectors + tpr - 1) / tpr * per > 16) continue;
@@ -607,7 +609,11 @@ int run_bench(const BenchArgs& a) {
                     for (int dense : {0, 1}) {
                       if (forced.dense >= 0 && dense != forced.dense) continue;
                       o2.dense = dense;
-                      add_loads(o2, res);
+                      for (int shared : {0, 1}) {
+                        if (forced.weight_shared >= 0 && shared != forced.weight_shared) continue;
+                        o2.weight_shared = shared;
+                        add_loads(o2, res);
+                      }
                     }
                   }
                 }

@@ -279,6 +279,29 @@ std::vector<KernelConfig> configs_for(Op op) {
       REQUIRE(out.back().dense);
     }
   }
+  // The weight read once a block through shared memory (weight_shared): dense 16 lanes x 8 rows on
+  // sm_90, an fp32 weight of rows of 100 (part-filled items) on sm_80, head_dim 256 on 8 lanes
+  // with the weight loaded before the PDL wait on sm_100.
+  if (!op_info(op).residual) {
+    for (int cc : {80, 90, 100}) {
+      ProblemSpec p;
+      p.op = op;
+      p.hidden = cc == 80 ? 100 : cc == 90 ? 128 : 256;
+      p.weight_dtype = cc == 80 ? DType::f32 : DType::bf16;
+      p.rows = 1 << 20;
+      p.dense_rows = cc == 90;
+      p.static_weight = cc == 100;
+      ConfigOverride o;
+      o.weight_shared = 1;
+      o.residency = 0;
+      o.rows_per_thread = cc == 90 ? 8 : 2;
+      o.threads_per_row = cc == 90 ? 16 : 8;
+      o.rows_per_block = cc == 90 ? 4 : 8;
+      o.weight_first = cc == 100 ? 1 : -1;
+      out.push_back(chosen(p, cc, o));
+      REQUIRE(out.back().weight_shared);
+    }
+  }
   // Rows shared by independent CTAs (rmsnorm out of place, any arch), held or re-read.
   if (!op_info(op).residual) {
     for (int n : {2, 8}) {
@@ -327,7 +350,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 69u : 86u));
+  CHECK(configs.size() == (op_info(op).residual ? 69u : 89u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3, 4});

@@ -93,14 +93,14 @@ TEST_CASE("canonical_json of a fixed config matches the golden string", "[config
         R"({"arch":"sm_90a","cluster":1,"dense":false,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":"none","prefetch":"none","rank3":false,)"
-        R"("reconvert":false,"residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":13,"split":1,"stores":"after_loads",)"
-        R"("threads_per_row":128,"trigger":"auto","vec":8,"weight_dtype":"bf16","weight_first":false})");
+        R"("reconvert":false,"residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":14,"split":1,"stores":"after_loads",)"
+        R"("threads_per_row":128,"trigger":"auto","vec":8,"weight_dtype":"bf16","weight_first":false,"weight_shared":false})");
   CHECK(canonical_json(golden_config_2()) ==
         R"({"arch":"sm_100a","cluster":1,"dense":false,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":"none","prefetch":"weight","rank3":true,)"
-        R"("reconvert":false,"residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":13,"split":1,"stores":"after_loads",)"
-        R"("threads_per_row":32,"trigger":"early","vec":1,"weight_dtype":"f32","weight_first":false})");
+        R"("reconvert":false,"residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":14,"split":1,"stores":"after_loads",)"
+        R"("threads_per_row":32,"trigger":"early","vec":1,"weight_dtype":"f32","weight_first":false,"weight_shared":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
 }
@@ -109,7 +109,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "ba96e3ef1413cccdff906d26e635575c");
+  CHECK(k.hex() == "02bbae61b18bc0dfa1749292f21a622d");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -197,6 +197,7 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"prefetch=weight+residual+input", [](KernelConfig& c) { c.prefetch = 7; }},
       {"reconvert=true", [](KernelConfig& c) { c.reconvert = true; }},
       {"dense=true", [](KernelConfig& c) { c.dense = true; }},
+      {"weight_shared=true", [](KernelConfig& c) { c.weight_shared = true; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -245,7 +246,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   CHECK(fields == std::set<std::string>{"arch", "cluster", "dense", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
                                         "output_dtype", "pin_weight", "prefetch", "rank3", "reconvert", "residency", "rows_per_block", "rows_per_thread", "schema",
                                         "split", "stores", "threads_per_row", "trigger", "vec", "weight_dtype",
-                                        "weight_first"});
+                                        "weight_first", "weight_shared"});
 }
 
 namespace {
@@ -1740,6 +1741,34 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   dn.dense = -1;
   CHECK_FALSE(choose_with(dn, 90).dense);
   p.dense_rows = false;
+  // The weight read once a block (weight_shared): several rows a thread on several row groups.
+  ConfigOverride wsh;
+  wsh.weight_shared = 1;
+  wsh.rows_per_thread = 4;
+  wsh.threads_per_row = 8;
+  wsh.rows_per_block = 8;
+  wsh.residency = 0;
+  const KernelConfig shared = choose_with(wsh, 90);
+  CHECK(shared.weight_shared);
+  CHECK(slug(shared).find("-wsh") != std::string::npos);
+  CHECK(choose_with(wsh, 80).weight_shared);  // any arch
+  wsh.weight_shared = 0;
+  CHECK_FALSE(cache_key(shared) == cache_key(choose_with(wsh, 90)));
+  wsh.weight_shared = 1;
+  wsh.rows_per_block = 1;
+  wsh.threads_per_row = 32;
+  rejects(wsh, 90, "several row groups a block (rows_per_block 1)");
+  wsh.rows_per_block = 8;
+  wsh.threads_per_row = 8;
+  wsh.rows_per_thread = 1;
+  rejects(wsh, 90, "weight_shared 1 needs several rows a thread (rows_per_thread 1)");
+  wsh.rows_per_thread = 4;
+  wsh.weight_shared = 2;
+  rejects(wsh, 90, "weight_shared 2: expected 0 or 1");
+  // Not asked for, it is dropped where it does not apply (a reshape to one row a thread).
+  wsh.weight_shared = -1;
+  wsh.rows_per_thread = 1;
+  CHECK_FALSE(choose_with(wsh, 90).weight_shared);
 }
 
 TEST_CASE("choose_config answers a repeated problem from its per-thread memo, and only then", "[config][heuristics]") {
@@ -1866,6 +1895,9 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
   const KernelConfig cd = forced_config(128, 1 << 20, "rpt=8,tpr=16,reconvert=1,dense=1");
   CHECK(cd.dense);
   round_trip(cd);
+  const KernelConfig cw = forced_config(128, 1 << 20, "rpt=8,tpr=16,rpb=4,dense=1,weight_shared=1");
+  CHECK(cw.weight_shared);
+  round_trip(cw);
   p.dense_rows = false;
   CHECK(n > 1000);
   // Names for trigger and prefetch, numbers for the rest; a bad pair is named.

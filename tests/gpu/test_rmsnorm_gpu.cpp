@@ -487,6 +487,63 @@ TEST_CASE("forced configs: several rows a thread addressed from one base (dense 
   }
 }
 
+TEST_CASE("forced configs: a block's rows sharing one weight read through shared memory", "[gpu][rmsnorm][3d][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  // Rows-per-thread layouts of 2-32 row groups a block, one to four items a lane (head_dim 256 on
+  // 8 lanes), 16-, 8- and 4-byte vectors and part-filled items (100, 111): the zeros past the row
+  // end go through shared memory too. Dense and strided rows (varied_case), every output form,
+  // bf16, f16 and an fp32 weight; the last block part-filled, so rows past the end still reach the
+  // barrier. Then the weight loaded before the PDL wait (weight_first, static weight).
+  struct Shape {
+    int per, tpr, rpb;
+  };
+  for (const Shape& sh : {Shape{8, 16, 4}, Shape{2, 8, 16}, Shape{4, 8, 8}, Shape{2, 4, 32}, Shape{2, 32, 2}}) {
+    for (int dense : {0, 1}) {
+      normjit::detail::ConfigOverride o;
+      o.rows_per_thread = sh.per;
+      o.threads_per_row = sh.tpr;
+      o.rows_per_block = sh.rpb;
+      o.residency = 0;
+      o.dense = dense;
+      o.weight_shared = 1;
+      const normjit::detail::ScopedConfigOverride use_o(&o);
+      for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+        for (std::int64_t hidden : {64, 100, 111, 128, 256}) {
+          for (std::int64_t rows : {1, 7, 33, 1000, 3001, 65537}) {
+            RmsCase c = varied_case(op, rows, hidden);
+            if (dense) c.strided = false;
+            if (rows == 33) c.weight_dtype = DType::f32;
+            INFO(c.describe() << " weight_shared, rows_per_thread " << sh.per << ", tpr " << sh.tpr << ", rpb "
+                              << sh.rpb << ", dense " << dense);
+            CHECK(run_rms_case(c, rng) == "");
+          }
+        }
+      }
+    }
+  }
+  normjit::detail::ConfigOverride o;
+  o.rows_per_thread = 4;
+  o.threads_per_row = 8;
+  o.rows_per_block = 8;
+  o.residency = 0;
+  o.weight_first = 1;
+  o.weight_shared = 1;
+  const normjit::detail::ScopedConfigOverride use_o(&o);
+  for (std::int64_t rows : {7, 1000, 3001}) {
+    RmsCase c = varied_case(Op::rmsnorm, rows, 128);
+    c.pdl = true;
+    c.static_weight = true;
+    INFO(c.describe() << " weight_shared, weight_first");
+    CHECK(run_rms_case(c, rng) == "");
+  }
+  // Per-head rows (3-D, strided heads and flat).
+  o.weight_first = -1;
+  for (DType dt : {DType::bf16, DType::f16}) {
+    for (std::int64_t head_dim : {64, 128, 100}) check_per_head(Op::rmsnorm, dt, 1031, 8, head_dim, rng);
+  }
+}
+
 TEST_CASE("forced configs: output stores with and without the L2 evict-last hint", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
