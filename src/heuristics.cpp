@@ -813,6 +813,28 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     }
     if (rows_per_thread_unsupported(four).empty()) c = four;
   }
+  // Several rows a thread on several row groups a block read the weight once a block, through
+  // shared memory (KernelConfig::weight_shared): rows of 32 vectors (head_dim 256, 16-bit) from
+  // kWeightSharedRows, and dense rows of 8 (head_dim 64) from kWeightSharedDenseRows until
+  // kWeightSharedDenseEndRows. H200, median us, interleaved in one process, 60 samples, default /
+  // weight_shared, rounds in separate processes (session 34, docs/results/h200-2026-12-01-s34,
+  // shared-call*.txt). Rows of 32 (16 lanes x 2 rows a thread, 32 lanes from kOneVectorLaneRows):
+  // bf16 x 256: 24576 9.63, 9.76, 9.82/9.66, 9.54, 9.57; 32768 11.39, 11.36, 11.46/11.26, 11.23,
+  // 11.36; 49152 14.88, 14.82, 14.91/14.72, 14.66, 14.82; 65536 18.34, 18.40, 18.50/18.30, 18.30,
+  // 18.40; 131072 33.38, 33.25, 33.41/33.09, 33.06, 33.18; 262144 64.83, 64.99, 65.02/64.45,
+  // 64.03, 64.42; 524288 127.39, 127.65, 127.65/126.88, 127.10, 127.04; f16 the same way (0-1.3
+  // %); but 16384 7.68, 7.87, 7.94/7.87, 8.03, 8.06 (f16 1.3 % behind too), hence the threshold.
+  // Dense rows of 8: bf16 x 64: 98304 9.73, 9.63, 9.73/9.60, 9.57, 9.63 (f16 10.02, 9.98,
+  // 10.02/9.57, 9.54, 9.47); 114688 10.56, 10.59, 10.37/10.40, 10.46, 10.30 (f16 10.85, 10.98,
+  // 10.66/10.50, 10.50, 10.24); 131072 11.58, 11.65, 11.55/11.30, 11.46, 11.20 (f16 1.0-1.4 %);
+  // but 163840 13.41, 13.44, 13.38/13.63, 13.63, 13.50, and 0-2 % behind at 180224, 196608,
+  // 393216 and 524288 (f16 too); within 1.5 % either way at 65536, 81920 and 262144: hence the
+  // window. Rows of 16 (head_dim 128) went either way by up to 1.7 % (32768 behind, 98304-131072 0.5 % ahead,
+  // 196608-262144 behind), so they keep the weight a thread.
+  if (c.rows_per_thread > 1 && weight_shared_applies(c) &&
+      ((row_vectors == 32 && p.rows >= kWeightSharedRows) ||
+       (row_vectors == 8 && c.dense && p.rows >= kWeightSharedDenseRows && p.rows < kWeightSharedDenseEndRows)))
+    c.weight_shared = true;
   // 16-bit rmsnorm rows of 65-96 vectors (hidden 520-768) from kBulkRowsRmsnorm rows: 32 lanes x
   // 4 rows a block, two rows a thread (2.25-3 items each), where 64 threads x 2 rows held them
   // (1.1-1.5 items, the second part-filled). H200, median us, interleaved in one process, default

@@ -58,6 +58,13 @@ constexpr std::int64_t kOneVectorLaneRows = 262144;
 // Row count from which dense rmsnorm rows of 16 16-byte vectors (ProblemSpec::dense_rows), eight
 // to a thread from kFourRowsPerThreadRows, go one vector a lane as above (choose_rms_norm).
 constexpr std::int64_t kOneVectorLaneDenseRows = 393216;
+// Row count from which rmsnorm rows of 32 16-byte vectors (head_dim 256) several to a thread read
+// the weight once a block through shared memory (KernelConfig::weight_shared; choose_rms_norm).
+constexpr std::int64_t kWeightSharedRows = 32768;
+// Dense rmsnorm rows of 8 16-byte vectors (head_dim 64) do so from kWeightSharedDenseRows until
+// kWeightSharedDenseEndRows (choose_rms_norm).
+constexpr std::int64_t kWeightSharedDenseRows = 98304;
+constexpr std::int64_t kWeightSharedDenseEndRows = 163840;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
@@ -65,7 +72,8 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // kKeepOutRows (= kHintedWideRows), kBulkRowsRmsnorm, kRereadNpotRows, kFourRowsPerThreadRows (rmsnorm rows of
 // 16 vectors: two rows a thread, then four, or eight when dense; of 8: one, then four, or eight
 // when dense), kFourRowsPerThreadDenseRows (dense rows of 8: four), kOneVectorLaneRows,
-// kOneVectorLaneDenseRows and the
+// kOneVectorLaneDenseRows, kWeightSharedRows, kWeightSharedDenseRows, kWeightSharedDenseEndRows
+// and the
 // thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
 // vectors take their many-rows layouts there, and kLateWeightRows stands for them (on sm_90+ they
 // do not switch at kPinWeightRows or kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once
@@ -74,8 +82,10 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
-                                         kKeepOutRows, kBulkRowsRmsnorm, kRereadNpotRows, kFourRowsPerThreadDenseRows,
-                                         kFourRowsPerThreadRows, kOneVectorLaneRows, kOneVectorLaneDenseRows, std::int64_t(1) << 40};
+                                         kKeepOutRows, kBulkRowsRmsnorm, kRereadNpotRows, kWeightSharedRows,
+                                         kFourRowsPerThreadDenseRows, kWeightSharedDenseRows, kFourRowsPerThreadRows,
+                                         kWeightSharedDenseEndRows, kOneVectorLaneRows, kOneVectorLaneDenseRows,
+                                         std::int64_t(1) << 40};
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two
 // waves of the held row's 2 CTAs an SM) and at most kWaveRowsPerSmHigh (one wave of the re-read).

@@ -1140,6 +1140,60 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   }
 }
 
+TEST_CASE("rows of 32 vectors from kWeightSharedRows and dense rows of 8 in a window read the weight once a block",
+          "[config][heuristics]") {
+  ProblemSpec p;
+  auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt, bool dense, int cc) {
+    p.op = op;
+    p.hidden = hidden;
+    p.rows = rows;
+    p.dtype = p.weight_dtype = dt;
+    p.dense_rows = dense;
+    return choose_config(p, 0, Arch{cc});
+  };
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (int cc : {80, 90, 100}) {
+        for (bool dense : {false, true}) {
+          INFO(op_name(op) << " " << dtype_name(dt) << " sm_" << cc << (dense ? " dense" : ""));
+          // Rows of 32 vectors: from kWeightSharedRows on, on both of their layouts (16 lanes x 2
+          // rows a thread, 32 lanes from kOneVectorLaneRows); the kernel is otherwise the one below.
+          KernelConfig before = pick(op, 256, kWeightSharedRows - 1, dt, dense, cc);
+          const KernelConfig from = pick(op, 256, kWeightSharedRows, dt, dense, cc);
+          INFO(slug(from));
+          CHECK_FALSE(before.weight_shared);
+          CHECK(from.weight_shared);
+          CHECK(weight_shared_applies(from));
+          CHECK(slug(from).find("-wsh") != std::string::npos);
+          before.weight_shared = true;
+          CHECK(before == from);
+          CHECK(pick(op, 256, kOneVectorLaneRows, dt, dense, cc).weight_shared);
+          CHECK(pick(op, 256, kOneVectorLaneRows, dt, dense, cc).threads_per_row == 32);
+          CHECK(pick(op, 256, 1 << 24, dt, dense, cc).weight_shared);
+          // Rows of 8 vectors: dense ones in [kWeightSharedDenseRows, kWeightSharedDenseEndRows),
+          // four and then eight to a thread; other calls never.
+          for (std::int64_t rows : {kWeightSharedDenseRows, kFourRowsPerThreadRows - 1, kFourRowsPerThreadRows,
+                                    kWeightSharedDenseEndRows - 1}) {
+            INFO(rows << " rows");
+            CHECK(pick(op, 64, rows, dt, dense, cc).weight_shared == dense);
+          }
+          for (std::int64_t rows : {kFourRowsPerThreadDenseRows, kWeightSharedDenseRows - 1, kWeightSharedDenseEndRows,
+                                    kOneVectorLaneRows, std::int64_t(1) << 24}) {
+            INFO(rows << " rows");
+            CHECK_FALSE(pick(op, 64, rows, dt, dense, cc).weight_shared);
+          }
+          // Not rows of 16 vectors (head_dim 128), at any count.
+          for (std::int64_t rows : {kBulkRowsRmsnorm, kFourRowsPerThreadRows, kOneVectorLaneRows, std::int64_t(1) << 24})
+            CHECK_FALSE(pick(op, 128, rows, dt, dense, cc).weight_shared);
+        }
+      }
+    }
+  }
+  // Not fp32 rows (no rows per thread there), nor the fused add.
+  CHECK_FALSE(pick(Op::rmsnorm, 256, 1 << 20, DType::f32, true, 90).weight_shared);
+  CHECK_FALSE(pick(Op::fused_add_rmsnorm, 256, 1 << 20, DType::bf16, true, 90).weight_shared);
+}
+
 TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four rows per thread", "[config][heuristics]") {
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt = DType::bf16, bool rank3 = false,
@@ -1163,7 +1217,13 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
           const int per = h == 128 ? 4 : 2;
           const KernelConfig two = pick(op, h, kFourRowsPerThreadRows - 1, DType::bf16, rank3, cc);
           CHECK(two.rows_per_thread == 2);
-          CHECK(pick(op, h, kBulkRowsRmsnorm, DType::bf16, rank3, cc) == two);
+          // The same at kBulkRowsRmsnorm but for the weight read once a block, which rows of 32
+          // vectors take from kWeightSharedRows (its own test below).
+          KernelConfig bulk = pick(op, h, kBulkRowsRmsnorm, DType::bf16, rank3, cc);
+          CHECK_FALSE(bulk.weight_shared);
+          CHECK(two.weight_shared == (h == 256));
+          bulk.weight_shared = two.weight_shared;
+          CHECK(bulk == two);
           CHECK(many.rows_per_thread == per);
           CHECK(many.rows_per_cta() == per * many.rows_per_block);
           CHECK(rows_per_thread_unsupported(many).empty());
@@ -1174,6 +1234,7 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
           CHECK(fewer.rows_per_thread == 1);
           fewer.rows_per_thread = per;
           if (per == 4) fewer.rows_per_block = 8;
+          fewer.weight_shared = many.weight_shared;
           CHECK(fewer == many);
           // From kOneVectorLaneRows rows of 16 or 32 vectors: one vector a lane, four rows a thread
           // on 64-thread blocks (16 lanes) or two on 128-thread blocks (32 lanes).
@@ -1244,7 +1305,8 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
         CHECK(dense(128, kFourRowsPerThreadRows - 1) == other(128, kFourRowsPerThreadRows - 1));
         CHECK(dense(128, kOneVectorLaneDenseRows) == other(128, kOneVectorLaneDenseRows));
         CHECK(dense(256, kOneVectorLaneRows) == other(256, kOneVectorLaneRows));
-        const KernelConfig eight64 = dense(64, kFourRowsPerThreadRows);
+        // (kWeightSharedDenseEndRows: past the window in which they read the weight once a block.)
+        const KernelConfig eight64 = dense(64, kWeightSharedDenseEndRows);
         INFO(slug(eight64));
         CHECK(eight64.rows_per_thread == 8);
         CHECK(eight64.threads_per_row == 8);
@@ -1261,7 +1323,7 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
         CHECK(four64.dense);
         CHECK_FALSE(four64.reconvert);
         CHECK(rows_per_thread_unsupported(four64).empty());
-        CHECK(dense(64, kFourRowsPerThreadRows - 1) == four64);
+        CHECK(dense(64, kWeightSharedDenseRows - 1) == four64);
         CHECK(other(64, kFourRowsPerThreadRows - 1).rows_per_thread == 1);
         CHECK(dense(64, kFourRowsPerThreadDenseRows - 1) == other(64, kFourRowsPerThreadDenseRows - 1));
       }
