@@ -1157,19 +1157,31 @@ TEST_CASE("rows of 32 vectors from kWeightSharedRows and dense rows of 8 in a wi
         for (bool dense : {false, true}) {
           INFO(op_name(op) << " " << dtype_name(dt) << " sm_" << cc << (dense ? " dense" : ""));
           // Rows of 32 vectors: from kWeightSharedRows on, on both of their layouts (16 lanes x 2
-          // rows a thread, 32 lanes from kOneVectorLaneRows); the kernel is otherwise the one below.
+          // rows a thread, 32 lanes from kOneVectorLaneRows); the 16 lanes also convert the row
+          // again for its output and, in a dense call, address it from one base. The kernel is
+          // otherwise the one below.
           KernelConfig before = pick(op, 256, kWeightSharedRows - 1, dt, dense, cc);
           const KernelConfig from = pick(op, 256, kWeightSharedRows, dt, dense, cc);
           INFO(slug(from));
           CHECK_FALSE(before.weight_shared);
+          CHECK_FALSE(before.reconvert);
+          CHECK_FALSE(before.dense);
           CHECK(from.weight_shared);
+          CHECK(from.reconvert);
+          CHECK(from.dense == dense);
           CHECK(weight_shared_applies(from));
           CHECK(slug(from).find("-wsh") != std::string::npos);
-          before.weight_shared = true;
+          before.weight_shared = before.reconvert = true;
+          before.dense = dense;
           CHECK(before == from);
-          CHECK(pick(op, 256, kOneVectorLaneRows, dt, dense, cc).weight_shared);
-          CHECK(pick(op, 256, kOneVectorLaneRows, dt, dense, cc).threads_per_row == 32);
-          CHECK(pick(op, 256, 1 << 24, dt, dense, cc).weight_shared);
+          CHECK(pick(op, 256, kOneVectorLaneRows - 1, dt, dense, cc) == from);
+          const KernelConfig lanes = pick(op, 256, kOneVectorLaneRows, dt, dense, cc);
+          INFO(slug(lanes));
+          CHECK(lanes.weight_shared);
+          CHECK(lanes.threads_per_row == 32);
+          CHECK_FALSE(lanes.reconvert);
+          CHECK_FALSE(lanes.dense);
+          CHECK(pick(op, 256, 1 << 24, dt, dense, cc) == lanes);
           // Rows of 8 vectors: dense ones in [kWeightSharedDenseRows, kWeightSharedDenseEndRows),
           // four and then eight to a thread; other calls never.
           for (std::int64_t rows : {kWeightSharedDenseRows, kFourRowsPerThreadRows - 1, kFourRowsPerThreadRows,
@@ -1217,12 +1229,13 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
           const int per = h == 128 ? 4 : 2;
           const KernelConfig two = pick(op, h, kFourRowsPerThreadRows - 1, DType::bf16, rank3, cc);
           CHECK(two.rows_per_thread == 2);
-          // The same at kBulkRowsRmsnorm but for the weight read once a block, which rows of 32
-          // vectors take from kWeightSharedRows (its own test below).
+          // The same at kBulkRowsRmsnorm but for the weight read once a block and the row
+          // converted again, which rows of 32 vectors take from kWeightSharedRows (the test above).
           KernelConfig bulk = pick(op, h, kBulkRowsRmsnorm, DType::bf16, rank3, cc);
           CHECK_FALSE(bulk.weight_shared);
           CHECK(two.weight_shared == (h == 256));
           bulk.weight_shared = two.weight_shared;
+          bulk.reconvert = two.reconvert;
           CHECK(bulk == two);
           CHECK(many.rows_per_thread == per);
           CHECK(many.rows_per_cta() == per * many.rows_per_block);
@@ -1235,6 +1248,7 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
           fewer.rows_per_thread = per;
           if (per == 4) fewer.rows_per_block = 8;
           fewer.weight_shared = many.weight_shared;
+          fewer.reconvert = many.reconvert;
           CHECK(fewer == many);
           // From kOneVectorLaneRows rows of 16 or 32 vectors: one vector a lane, four rows a thread
           // on 64-thread blocks (16 lanes) or two on 128-thread blocks (32 lanes).
