@@ -839,9 +839,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 11.23; 131072 33.22, 33.38/32.90, 33.06/32.80, 33.02; f16 32768 11.23, 11.49/11.10, 11.30/11.10,
   // 11.30; 131072 33.34, 33.44/32.99, 33.12/33.06, 33.18 (at 24576, below the threshold, reconvert
   // and dense without the shared weight 2-4 % ahead, dense alone 4 % behind). The 32 lanes from
-  // kOneVectorLaneRows gained nothing from either (262144 and 524288 within +-0.5 %). Nor did
-  // torch.compile's plan at head_dim 256 (32 lanes, four rows a thread, one warp a CTA), 1.5-3.5 %
-  // behind the default.
+  // kOneVectorLaneRows gained nothing from either (262144 and 524288 within +-0.5 %).
+  // torch.compile's plan at head_dim 256 (32 lanes, four rows a thread, one warp a CTA) ran 0.3-3.4
+  // % behind the shared weight alone in our template (up to 2.2 % dense and reconverted).
   if (c.rows_per_thread > 1 && weight_shared_applies(c) &&
       ((row_vectors == 32 && p.rows >= kWeightSharedRows) ||
        (row_vectors == 8 && c.dense && p.rows >= kWeightSharedDenseRows && p.rows < kWeightSharedDenseEndRows))) {
