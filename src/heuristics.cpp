@@ -829,8 +829,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 10.66/10.50, 10.50, 10.24); 131072 11.58, 11.65, 11.55/11.30, 11.46, 11.20 (f16 1.0-1.4 %);
   // but 163840 13.41, 13.44, 13.38/13.63, 13.63, 13.50, and 0-2 % behind at 180224, 196608,
   // 393216 and 524288 (f16 too); within 1.5 % either way at 65536, 81920 and 262144: hence the
-  // window. Rows of 16 (head_dim 128) went either way by up to 1.7 % (32768 behind, 98304-131072 0.5 % ahead,
-  // 196608-262144 behind), so they keep the weight a thread.
+  // window. Rows of 16 (head_dim 128) went either way by up to 1.7 % (32768 behind, 98304-131072
+  // 0.5 % ahead, 196608-262144 behind), so they keep the weight a thread.
   // With the weight shared, rows of 32 vectors on 16 lanes (two items a lane, below
   // kOneVectorLaneRows) are also converted again for their output (KernelConfig::reconvert) and,
   // in dense calls, addressed from one base (KernelConfig::dense). Median us, interleaved, 60
@@ -838,7 +838,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // weight_shared / with reconvert / with both: bf16 32768 x 256 11.20, 11.36/11.17, 11.26/11.07,
   // 11.23; 131072 33.22, 33.38/32.90, 33.06/32.80, 33.02; f16 32768 11.23, 11.49/11.10, 11.30/11.10,
   // 11.30; 131072 33.34, 33.44/32.99, 33.12/33.06, 33.18 (at 24576, below the threshold, reconvert
-  // and dense without the shared weight 2-4 % ahead, dense alone 4 % behind). The 32 lanes from
+  // and dense without the shared weight 1.3-3.6 % ahead, dense alone 4 % behind; not taken below
+  // the threshold, where the three were not timed together). The 32 lanes from
   // kOneVectorLaneRows gained nothing from either (262144 and 524288 within +-0.5 %).
   // torch.compile's plan at head_dim 256 (32 lanes, four rows a thread, one warp a CTA) ran 0.3-3.4
   // % behind the shared weight alone in our template (up to 2.2 % dense and reconverted).
