@@ -831,26 +831,26 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 393216 and 524288 (f16 too); within 1.5 % either way at 65536, 81920 and 262144: hence the
   // window. Rows of 16 (head_dim 128) went either way by up to 1.7 % (32768 behind, 98304-131072
   // 0.5 % ahead, 196608-262144 behind), so they keep the weight a thread.
-  // With the weight shared, rows of 32 vectors on 16 lanes (two items a lane, below
-  // kOneVectorLaneRows) are also converted again for their output (KernelConfig::reconvert) and,
-  // in dense calls, addressed from one base (KernelConfig::dense). Median us, interleaved, 60
-  // samples, two rounds in two processes (calls 5-6, plans256-call5-*.txt, rc256-call6-*.txt),
-  // weight_shared / with reconvert / with both: bf16 32768 x 256 11.20, 11.36/11.17, 11.26/11.07,
-  // 11.23; 131072 33.22, 33.38/32.90, 33.06/32.80, 33.02; f16 32768 11.23, 11.49/11.10, 11.30/11.10,
-  // 11.30; 131072 33.34, 33.44/32.99, 33.12/33.06, 33.18 (at 24576, below the threshold, reconvert
-  // and dense without the shared weight 1.3-3.6 % ahead, dense alone 4 % behind; not taken below
-  // the threshold, where the three were not timed together). The 32 lanes from
-  // kOneVectorLaneRows gained nothing from either (262144 and 524288 within +-0.5 %).
-  // torch.compile's plan at head_dim 256 (32 lanes, four rows a thread, one warp a CTA) ran 0.3-3.4
-  // % behind the shared weight alone in our template (up to 2.2 % dense and reconverted).
   if (c.rows_per_thread > 1 && weight_shared_applies(c) &&
       ((row_vectors == 32 && p.rows >= kWeightSharedRows) ||
-       (row_vectors == 8 && c.dense && p.rows >= kWeightSharedDenseRows && p.rows < kWeightSharedDenseEndRows))) {
+       (row_vectors == 8 && c.dense && p.rows >= kWeightSharedDenseRows && p.rows < kWeightSharedDenseEndRows)))
     c.weight_shared = true;
-    if (row_vectors == 32 && c.threads_per_row * 2 == row_vectors) {
-      c.reconvert = true;
-      c.dense = p.dense_rows && dense_applies(c);
-    }
+  // Rows of 32 vectors on 16 lanes (two items a lane, kBulkRowsRmsnorm until kOneVectorLaneRows)
+  // are converted again for their output (KernelConfig::reconvert) and, in dense calls, addressed
+  // from one base (KernelConfig::dense): 40 registers where 52-56 held the fp32 copies (12 CTAs
+  // an SM, not 9). Median us, interleaved, 60 samples, two rounds in two processes (calls 5-6,
+  // plans256-call5-*.txt, rc256-call6-*.txt), with the shared weight, alone / with reconvert /
+  // with both: bf16 32768 x 256 11.20, 11.36/11.17, 11.26/11.07, 11.23; 131072 33.22,
+  // 33.38/32.90, 33.06/32.80, 33.02; f16 32768 11.23, 11.49/11.10, 11.30/11.10, 11.30; 131072
+  // 33.34, 33.44/32.99, 33.12/33.06, 33.18; without it, default / both: bf16 24576 9.66,
+  // 9.79/9.31, 9.57; f16 9.63, 9.73/9.34, 9.60 (dense alone 4 % behind there). Below 24576: call 9
+  // (rc256-call9-*.txt). The 32 lanes from kOneVectorLaneRows gained nothing from either (262144
+  // and 524288 within +-0.5 %). torch.compile's plan at head_dim 256 (32 lanes, four rows a
+  // thread, one warp a CTA) ran 0.3-3.4 % behind the shared weight alone in our template (up to
+  // 2.2 % dense and reconverted).
+  if (c.rows_per_thread > 1 && row_vectors == 32 && c.threads_per_row * 2 == row_vectors) {
+    c.reconvert = true;
+    c.dense = p.dense_rows && dense_applies(c);
   }
   // 16-bit rmsnorm rows of 65-96 vectors (hidden 520-768) from kBulkRowsRmsnorm rows: 32 lanes x
   // 4 rows a block, two rows a thread (2.25-3 items each), where 64 threads x 2 rows held them

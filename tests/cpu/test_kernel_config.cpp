@@ -1157,23 +1157,26 @@ TEST_CASE("rows of 32 vectors from kWeightSharedRows and dense rows of 8 in a wi
         for (bool dense : {false, true}) {
           INFO(op_name(op) << " " << dtype_name(dt) << " sm_" << cc << (dense ? " dense" : ""));
           // Rows of 32 vectors: from kWeightSharedRows on, on both of their layouts (16 lanes x 2
-          // rows a thread, 32 lanes from kOneVectorLaneRows); the 16 lanes also convert the row
-          // again for its output and, in a dense call, address it from one base. The kernel is
-          // otherwise the one below.
+          // rows a thread, 32 lanes from kOneVectorLaneRows); the kernel is otherwise the one below.
+          // The 16 lanes, from kBulkRowsRmsnorm, convert the row again for its output and, in a
+          // dense call, address it from one base.
           KernelConfig before = pick(op, 256, kWeightSharedRows - 1, dt, dense, cc);
           const KernelConfig from = pick(op, 256, kWeightSharedRows, dt, dense, cc);
           INFO(slug(from));
           CHECK_FALSE(before.weight_shared);
-          CHECK_FALSE(before.reconvert);
-          CHECK_FALSE(before.dense);
           CHECK(from.weight_shared);
-          CHECK(from.reconvert);
-          CHECK(from.dense == dense);
           CHECK(weight_shared_applies(from));
           CHECK(slug(from).find("-wsh") != std::string::npos);
-          before.weight_shared = before.reconvert = true;
-          before.dense = dense;
+          before.weight_shared = true;
           CHECK(before == from);
+          for (std::int64_t rows : {kBulkRowsRmsnorm, kWeightSharedRows, kOneVectorLaneRows - 1}) {
+            const KernelConfig c = pick(op, 256, rows, dt, dense, cc);
+            INFO(slug(c));
+            CHECK(c.threads_per_row == 16);
+            CHECK(c.reconvert);
+            CHECK(c.dense == dense);
+          }
+          CHECK_FALSE(pick(op, 256, kBulkRowsRmsnorm - 1, dt, dense, cc).reconvert);
           CHECK(pick(op, 256, kOneVectorLaneRows - 1, dt, dense, cc) == from);
           const KernelConfig lanes = pick(op, 256, kOneVectorLaneRows, dt, dense, cc);
           INFO(slug(lanes));
