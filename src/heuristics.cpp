@@ -843,8 +843,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // with both: bf16 32768 x 256 11.20, 11.36/11.17, 11.26/11.07, 11.23; 131072 33.22,
   // 33.38/32.90, 33.06/32.80, 33.02; f16 32768 11.23, 11.49/11.10, 11.30/11.10, 11.30; 131072
   // 33.34, 33.44/32.99, 33.12/33.06, 33.18; without it, default / both: bf16 24576 9.66,
-  // 9.79/9.31, 9.57; f16 9.63, 9.73/9.34, 9.60 (dense alone 4 % behind there). Below 24576: call 9
-  // (rc256-call9-*.txt). The 32 lanes from kOneVectorLaneRows gained nothing from either (262144
+  // 9.79/9.31, 9.57; f16 9.63, 9.73/9.34, 9.60 (dense alone 4 % behind there). This rule against
+  // the kernels before it (call 9, rc256-call9-*.txt), old / new: bf16 8192 6.40, 6.43/6.34, 6.37;
+  // 16384 7.81, 7.81/7.81, 7.78; 20480 8.70, 8.67/8.61, 8.64; 24576 9.79, 9.66/9.54, 9.47; f16
+  // 16384 7.84, 7.94/7.74, 7.87; 24576 9.76, 9.70/9.47, 9.50; never behind by more than 0.6 %
+  // (12288 and f16 8192 within it). The 32 lanes from kOneVectorLaneRows gained nothing from either (262144
   // and 524288 within +-0.5 %). torch.compile's plan at head_dim 256 (32 lanes, four rows a
   // thread, one warp a CTA) ran 0.3-3.4 % behind the shared weight alone in our template (up to
   // 2.2 % dense and reconverted).
