@@ -453,36 +453,54 @@ TEST_CASE("forced configs: a held 16-bit row converted again for its output or n
   }
 }
 
+namespace {
+
+// A rows-per-thread layout forced on the cases below: rows_per_thread, threads_per_row,
+// rows_per_block.
+struct RowsLayout {
+  int per, tpr, rpb;
+};
+
+// `o` with `layout`'s shape (row held with its weight), installed for rmsnorm and gemma cases of
+// 16-, 8- and 4-byte vectors and part-filled items (hidden 64-256, 100, 111), row counts below, at
+// and above one block's rows with the last block part-filled, every output form, bf16, f16 and (33
+// rows) an fp32 weight (varied_case); rows strided only where `strided_ok` (dense rows need them
+// not to be).
+void check_forced_rows(normjit::detail::ConfigOverride o, const RowsLayout& layout, bool strided_ok,
+                       const std::string& what, std::mt19937_64& rng) {
+  o.rows_per_thread = layout.per;
+  o.threads_per_row = layout.tpr;
+  o.rows_per_block = layout.rpb;
+  o.residency = 0;
+  const normjit::detail::ScopedConfigOverride use_o(&o);
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (std::int64_t hidden : {64, 100, 111, 128, 256}) {
+      for (std::int64_t rows : {1, 7, 33, 1000, 3001, 65537}) {
+        RmsCase c = varied_case(op, rows, hidden);
+        if (!strided_ok) c.strided = false;
+        if (rows == 33) c.weight_dtype = DType::f32;
+        INFO(c.describe() << " " << what << ", rows_per_thread " << layout.per << ", tpr " << layout.tpr << ", rpb "
+                          << layout.rpb);
+        CHECK(run_rms_case(c, rng) == "");
+      }
+    }
+  }
+}
+
+}  // namespace
+
 TEST_CASE("forced configs: several rows a thread addressed from one base (dense rows)", "[gpu][rmsnorm][3d][configs]") {
   use_device0();
   auto rng = fresh_rng();
   // torch.compile's per-head layout (16 lanes x 8 rows), ours (8 lanes x 2, 4 and 8 rows) and 4 lanes
-  // x 2; 16-, 8- and 4-byte vectors and part-filled items (100, 111); row counts below, at and above
-  // one block's rows and the last block part-filled; every output form (varied_case; rows that are
-  // not strided, which is what dense rows need); with and without reconvert.
-  struct Shape {
-    int per, tpr, rpb;
-  };
-  for (const Shape& sh : {Shape{8, 16, 4}, Shape{8, 8, 8}, Shape{2, 8, 16}, Shape{4, 8, 8}, Shape{2, 4, 32}}) {
+  // x 2, with and without reconvert.
+  for (const RowsLayout& layout :
+       {RowsLayout{8, 16, 4}, RowsLayout{8, 8, 8}, RowsLayout{2, 8, 16}, RowsLayout{4, 8, 8}, RowsLayout{2, 4, 32}}) {
     for (int again : {0, 1}) {
       normjit::detail::ConfigOverride o;
-      o.rows_per_thread = sh.per;
-      o.threads_per_row = sh.tpr;
-      o.rows_per_block = sh.rpb;
-      o.residency = 0;
       o.reconvert = again;
       o.dense = 1;
-      const normjit::detail::ScopedConfigOverride use_o(&o);
-      for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
-        for (std::int64_t hidden : {64, 100, 111, 128, 256}) {
-          for (std::int64_t rows : {1, 7, 33, 1000, 3001, 65537}) {
-            RmsCase c = varied_case(op, rows, hidden);
-            c.strided = false;
-            INFO(c.describe() << " dense, rows_per_thread " << sh.per << ", tpr " << sh.tpr << ", reconvert " << again);
-            CHECK(run_rms_case(c, rng) == "");
-          }
-        }
-      }
+      check_forced_rows(o, layout, false, fmt::format("dense, reconvert {}", again), rng);
     }
   }
 }
@@ -490,36 +508,17 @@ TEST_CASE("forced configs: several rows a thread addressed from one base (dense 
 TEST_CASE("forced configs: a block's rows sharing one weight read through shared memory", "[gpu][rmsnorm][3d][configs]") {
   use_device0();
   auto rng = fresh_rng();
-  // Rows-per-thread layouts of 2-32 row groups a block, one to four items a lane (head_dim 256 on
-  // 8 lanes), 16-, 8- and 4-byte vectors and part-filled items (100, 111): the zeros past the row
-  // end go through shared memory too. Dense and strided rows (varied_case), every output form,
-  // bf16, f16 and an fp32 weight; the last block part-filled, so rows past the end still reach the
-  // barrier. Then the weight loaded before the PDL wait (weight_first, static weight).
-  struct Shape {
-    int per, tpr, rpb;
-  };
-  for (const Shape& sh : {Shape{8, 16, 4}, Shape{2, 8, 16}, Shape{4, 8, 8}, Shape{2, 4, 32}, Shape{2, 32, 2}}) {
+  // Layouts of 2-32 row groups a block, one to four items a lane (head_dim 256 on 8 lanes): the
+  // zeros past the row end go through shared memory too, and rows past the end still reach the
+  // barrier. Dense and strided rows. Then the weight loaded before the PDL wait (weight_first,
+  // static weight), and per-head rows.
+  for (const RowsLayout& layout :
+       {RowsLayout{8, 16, 4}, RowsLayout{2, 8, 16}, RowsLayout{4, 8, 8}, RowsLayout{2, 4, 32}, RowsLayout{2, 32, 2}}) {
     for (int dense : {0, 1}) {
       normjit::detail::ConfigOverride o;
-      o.rows_per_thread = sh.per;
-      o.threads_per_row = sh.tpr;
-      o.rows_per_block = sh.rpb;
-      o.residency = 0;
       o.dense = dense;
       o.weight_shared = 1;
-      const normjit::detail::ScopedConfigOverride use_o(&o);
-      for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
-        for (std::int64_t hidden : {64, 100, 111, 128, 256}) {
-          for (std::int64_t rows : {1, 7, 33, 1000, 3001, 65537}) {
-            RmsCase c = varied_case(op, rows, hidden);
-            if (dense) c.strided = false;
-            if (rows == 33) c.weight_dtype = DType::f32;
-            INFO(c.describe() << " weight_shared, rows_per_thread " << sh.per << ", tpr " << sh.tpr << ", rpb "
-                              << sh.rpb << ", dense " << dense);
-            CHECK(run_rms_case(c, rng) == "");
-          }
-        }
-      }
+      check_forced_rows(o, layout, dense == 0, fmt::format("weight_shared, dense {}", dense), rng);
     }
   }
   normjit::detail::ConfigOverride o;
