@@ -830,7 +830,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // but 163840 13.41, 13.44, 13.38/13.63, 13.63, 13.50, and 0-2 % behind at 180224, 196608,
   // 393216 and 524288 (f16 too); within 1.5 % either way at 65536, 81920 and 262144: hence the
   // window. Rows of 16 (head_dim 128) went either way by up to 1.7 % (32768 behind, 98304-131072
-  // 0.5 % ahead, 196608-262144 behind), so they keep the weight a thread.
+  // 0.5 % ahead, 196608-262144 behind), so they keep the weight a thread. Rows of 8 or 32
+  // narrower vectors (an input whose alignment allows only 8- or 4-byte vectors) take the rules
+  // here and below at the same vector count, not measured.
   if (c.rows_per_thread > 1 && weight_shared_applies(c) &&
       ((row_vectors == 32 && p.rows >= kWeightSharedRows) ||
        (row_vectors == 8 && c.dense && p.rows >= kWeightSharedDenseRows && p.rows < kWeightSharedDenseEndRows)))
