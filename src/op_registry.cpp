@@ -259,37 +259,28 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
     if (const std::string why = prefetch_unsupported(c); !why.empty()) bad(fmt::format("prefetch {}: {}", o->prefetch, why));
   }
   c.prefetch = prefetch_needed(c);
-  if (o->reconvert >= 0) {
-    if (o->reconvert > 1) bad(fmt::format("reconvert {}: expected 0 or 1", o->reconvert));
-    if (o->reconvert == 1 && !reconvert_applies(c))
-      bad(fmt::format("reconvert 1 needs a 16-bit row held in registers (residency 0 or 1, not {}; input {}) "
-                      "without a residual",
-                      c.residency, dtype_name(c.input_dtype)));
-    c.reconvert = o->reconvert == 1;
-  } else if (!reconvert_applies(c)) {
-    c.reconvert = false;
-  }
-  if (o->dense >= 0) {
-    if (o->dense > 1) bad(fmt::format("dense {}: expected 0 or 1", o->dense));
-    if (o->dense == 1 && !dense_applies(c))
-      bad(fmt::format("dense 1 needs several rows a thread (rows_per_thread {}) of 2-D rows (rank3 {})",
-                      c.rows_per_thread, c.rank3));
-    if (o->dense == 1 && !problem.dense_rows)
-      bad("dense 1 needs a call whose rows are hidden elements apart in every tensor (ProblemSpec::dense_rows)");
-    c.dense = o->dense == 1;
-  } else if (!dense_applies(c) || !problem.dense_rows) {
-    c.dense = false;
-  }
-  if (o->weight_shared >= 0) {
-    if (o->weight_shared > 1) bad(fmt::format("weight_shared {}: expected 0 or 1", o->weight_shared));
-    if (o->weight_shared == 1 && !weight_shared_applies(c))
-      bad(fmt::format("weight_shared 1 needs several rows a thread (rows_per_thread {}) and several row groups a "
-                      "block (rows_per_block {})",
-                      c.rows_per_thread, c.rows_per_block));
-    c.weight_shared = o->weight_shared == 1;
-  } else if (!weight_shared_applies(c)) {
-    c.weight_shared = false;
-  }
+  // A 0/1 field the override forces (`forced` 0 or 1) or leaves to the heuristic (-1). Forced on
+  // where it cannot apply is an error ("NAME 1 needs " + `needs`); left to the heuristic, it is
+  // dropped there.
+  auto flag = [&](const char* name, int forced, bool applies, bool& field, const std::string& needs) {
+    if (forced >= 0) {
+      if (forced > 1) bad(fmt::format("{} {}: expected 0 or 1", name, forced));
+      if (forced == 1 && !applies) bad(fmt::format("{} 1 needs {}", name, needs));
+      field = forced == 1;
+    } else if (!applies) {
+      field = false;
+    }
+  };
+  flag("reconvert", o->reconvert, reconvert_applies(c), c.reconvert,
+       fmt::format("a 16-bit row held in registers (residency 0 or 1, not {}; input {}) without a residual",
+                   c.residency, dtype_name(c.input_dtype)));
+  flag("dense", o->dense, dense_applies(c) && problem.dense_rows, c.dense,
+       !dense_applies(c) ? fmt::format("several rows a thread (rows_per_thread {}) of 2-D rows (rank3 {})",
+                                       c.rows_per_thread, c.rank3)
+                         : "a call whose rows are hidden elements apart in every tensor (ProblemSpec::dense_rows)");
+  flag("weight_shared", o->weight_shared, weight_shared_applies(c), c.weight_shared,
+       fmt::format("several rows a thread (rows_per_thread {}) and several row groups a block (rows_per_block {})",
+                   c.rows_per_thread, c.rows_per_block));
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));
