@@ -6,6 +6,7 @@
 
 #include "heuristics.hpp"
 #include "launch.hpp"
+#include "ops_rmsnorm.hpp"
 #include "normjit/ops.hpp"
 #include "op_registry.hpp"
 #include "runtime.hpp"
@@ -34,11 +35,18 @@ bool flat_rows(const TensorView& t, std::int64_t* row_stride) {
   return false;
 }
 
-// Problem -> config for the tensors' device (vector width limited by every tensor's alignment)
-// -> launch. Everything here runs after validation.
-void dispatch(Op op, const TensorView& in, const TensorView& weight, bool rank3,
-              std::initializer_list<const TensorView*> tensors, const NormParams& p,
-              const LaunchOptions& o) {
+// A validated call: its parameters, the config it runs and its device (rows == 0: nothing to run).
+struct PreparedCall {
+  NormParams p{};
+  KernelConfig config{};
+  int device = 0;
+};
+
+// Problem -> config for the tensors' device (vector width limited by every tensor's alignment).
+// Everything here runs after validation.
+void choose(Op op, const TensorView& in, const TensorView& weight, bool rank3,
+            std::initializer_list<const TensorView*> tensors, const LaunchOptions& o, PreparedCall* call) {
+  const NormParams& p = call->p;
   ProblemSpec ps;
   ps.op = op;
   ps.dtype = in.dtype;
@@ -55,7 +63,8 @@ void dispatch(Op op, const TensorView& in, const TensorView& weight, bool rank3,
   // 32 bits (a row number plus a block's rows stays below 2^31).
   ps.dense_rows = !rank3 && p.rows < (std::int64_t(1) << 30) && p.input.stride0 == ps.hidden &&
                   p.out.stride0 == ps.hidden && (!op_info(op).residual || p.residual.stride0 == ps.hidden);
-  launch_norm(choose_config(ps, max_vector(in.dtype, tensors), arch), p, o, in.device);
+  call->config = choose_config(ps, max_vector(in.dtype, tensors), arch);
+  call->device = in.device;
 }
 
 void check_hidden(const Validator& v, std::int64_t hidden) {
@@ -67,7 +76,7 @@ void check_hidden(const Validator& v, std::int64_t hidden) {
            kMaxRmsHidden);
 }
 
-void run_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o) {
+PreparedCall prepare_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o) {
   const Validator v(op_info(op).name.data());
   const TensorView& in = a.input;
   v.tensor("input", in);
@@ -90,10 +99,11 @@ void run_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o) {
   v.no_overlap(out_arg, out, "weight", a.weight);
   v.eps(a.eps);
 
+  PreparedCall call;
+  NormParams& p = call.p;
   const std::int64_t rows = numel(in) / hidden;
-  if (rows == 0) return;
+  if (rows == 0) return call;
 
-  NormParams p{};
   std::int64_t in_rs = 0, out_rs = 0;
   const bool flat = flat_rows(in, &in_rs) && flat_rows(out, &out_rs);
   if (flat) {
@@ -110,10 +120,11 @@ void run_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o) {
   p.rows = rows;
   p.eps = float(a.eps);
 
-  dispatch(op, in, a.weight, /*rank3=*/!flat, {&in, &out, &a.weight}, p, o);
+  choose(op, in, a.weight, /*rank3=*/!flat, {&in, &out, &a.weight}, o, &call);
+  return call;
 }
 
-void run_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) {
+PreparedCall prepare_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) {
   const Validator v(op_info(op).name.data());
   const TensorView& in = a.input;
   const TensorView& res = a.residual;
@@ -135,10 +146,11 @@ void run_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) 
   v.no_overlap("residual", res, "weight", a.weight);
   v.eps(a.eps);
 
+  PreparedCall call;
+  NormParams& p = call.p;
   const std::int64_t rows = in.shape[0];
-  if (rows == 0) return;
+  if (rows == 0) return call;
 
-  NormParams p{};
   p.input = {in.data, in.stride[0], 0};
   p.out = p.input;  // normalized result replaces the input
   p.residual = {res.data, res.stride[0], 0};
@@ -147,23 +159,36 @@ void run_fused_add(Op op, const FusedAddRmsnormArgs& a, const LaunchOptions& o) 
   p.inner = 1;
   p.eps = float(a.eps);
 
-  dispatch(op, in, a.weight, /*rank3=*/false, {&in, &res, &a.weight}, p, o);
+  choose(op, in, a.weight, /*rank3=*/false, {&in, &res, &a.weight}, o, &call);
+  return call;
+}
+
+void run(const PreparedCall& call, const LaunchOptions& o) {
+  if (call.p.rows > 0) launch_norm(call.config, call.p, o, call.device);
 }
 
 }  // namespace
+
+KernelConfig rmsnorm_call_config(Op op, const RmsnormArgs& args, const LaunchOptions& opts) {
+  return prepare_rmsnorm(op, args, opts).config;
+}
+KernelConfig fused_add_call_config(Op op, const FusedAddRmsnormArgs& args, const LaunchOptions& opts) {
+  return prepare_fused_add(op, args, opts).config;
+}
+
 }  // namespace detail
 
 void rmsnorm(const RmsnormArgs& args, const LaunchOptions& opts) {
-  detail::run_rmsnorm(Op::rmsnorm, args, opts);
+  detail::run(detail::prepare_rmsnorm(Op::rmsnorm, args, opts), opts);
 }
 void gemma_rmsnorm(const RmsnormArgs& args, const LaunchOptions& opts) {
-  detail::run_rmsnorm(Op::gemma_rmsnorm, args, opts);
+  detail::run(detail::prepare_rmsnorm(Op::gemma_rmsnorm, args, opts), opts);
 }
 void fused_add_rmsnorm(const FusedAddRmsnormArgs& args, const LaunchOptions& opts) {
-  detail::run_fused_add(Op::fused_add_rmsnorm, args, opts);
+  detail::run(detail::prepare_fused_add(Op::fused_add_rmsnorm, args, opts), opts);
 }
 void gemma_fused_add_rmsnorm(const FusedAddRmsnormArgs& args, const LaunchOptions& opts) {
-  detail::run_fused_add(Op::gemma_fused_add_rmsnorm, args, opts);
+  detail::run(detail::prepare_fused_add(Op::gemma_fused_add_rmsnorm, args, opts), opts);
 }
 
 }  // namespace normjit

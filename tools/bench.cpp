@@ -25,6 +25,7 @@
 #include "heuristics.hpp"
 #include "launch.hpp"
 #include "op_registry.hpp"
+#include "ops_rmsnorm.hpp"
 #include "params.cuh"
 #include "runtime.hpp"
 #include "nvrtc_compiler.hpp"
@@ -77,6 +78,17 @@ BenchLists parse_lists(const BenchArgs& a) {
                                       std::pair{"--tokens", l.tokens.empty()}, std::pair{"--hidden", l.hidden.empty()}})
     if (empty) throw std::invalid_argument(fmt::format("bench {}: the list is empty", option));
   if (a.reps < 1) throw std::invalid_argument(fmt::format("bench --reps: expected at least 1, got {}", a.reps));
+  if (a.heads < 0) throw std::invalid_argument(fmt::format("bench --heads: expected a head count >= 1, got {}", a.heads));
+  if (a.qkv_heads != 0 && a.heads == 0)
+    throw std::invalid_argument("bench --qkv-heads: needs --heads (the heads of the view)");
+  if (a.qkv_heads != 0 && a.qkv_heads < a.heads)
+    throw std::invalid_argument(fmt::format(
+        "bench --qkv-heads: expected at least --heads ({}) heads between tokens, got {}", a.heads, a.qkv_heads));
+  if (a.heads > 0)
+    for (const auto& [name, op] : l.ops)
+      if (detail::op_info(op).residual)
+        throw std::invalid_argument(
+            fmt::format("bench --heads: {} takes 2-D rows only (per-head rows: rmsnorm, gemma_rmsnorm)", name));
   return l;
 }
 
@@ -274,10 +286,25 @@ double copy_bandwidth(CUstream s, L2Flush& flush) {
   return 2.0 * double(bytes) / (median(us) * 1e-6) / 1e9;  // read + write, GB/s
 }
 
+// One timed shape: tokens x hidden rows, or (heads > 0) per-head rows [tokens, heads, hidden]
+// whose tokens lie `token_heads` heads of `hidden` apart (a view of q or k in a fused qkv
+// tensor where token_heads > heads); the per-head output is a new contiguous tensor.
 struct Shape {
   Op op;
   DType dt;
   std::int64_t T, H;
+  std::int64_t heads = 0, token_heads = 0;
+
+  std::int64_t row_heads() const { return heads > 0 ? heads : 1; }
+  std::int64_t rows() const { return T * row_heads(); }
+  // Elements between the input's tokens, and between the output's.
+  std::int64_t in_token_stride() const { return (heads > 0 ? token_heads : 1) * H; }
+  std::int64_t out_token_stride() const { return row_heads() * H; }
+  // The hidden column of the table: "4096", "32x128", or "32x128/48" for a strided view.
+  std::string hidden_text() const {
+    if (heads == 0) return std::to_string(H);
+    return token_heads == heads ? fmt::format("{}x{}", heads, H) : fmt::format("{}x{}/{}", heads, H, token_heads);
+  }
 };
 
 // Inputs for one shape: enough sets to rotate through >= 240 MiB (4x the L2) so that every
@@ -288,88 +315,117 @@ class ShapeBench {
     const auto& d = driver();
     fused_ = detail::op_info(sh.op).residual;
     const std::int64_t es = dtype_size(sh.dt);
-    set_bytes_ = size_t(sh.T * sh.H * es);
+    row_bytes_ = size_t(sh.rows() * sh.H * es);
+    in_bytes_ = size_t(sh.T * sh.in_token_stride() * es);
     w_ = std::make_unique<Buffer>(size_t(sh.H * es));
     wh_.resize(size_t(sh.H * es));
     njtest::fill_random(sh.dt, wh_.data(), sh.H, rng, 0.5, 1.0);
     check(d.cuMemcpyHtoD(w_->p, wh_.data(), wh_.size()), "upload");
-    const size_t per_set = set_bytes_ * 2;
+    const size_t per_set = in_bytes_ + row_bytes_;
     sets_ = int(std::clamp<std::int64_t>(std::int64_t((size_t(240) << 20) / std::max<size_t>(1, per_set)) + 1, 2,
                                         std::int64_t((size_t(8) << 30) / (per_set + 1)) + 1));
     sets_ = std::min(sets_, 256);
-    std::vector<unsigned char> host(set_bytes_);
+    std::vector<unsigned char> host(in_bytes_);
     // Random values for at most 2^24 elements a set, repeated over the rest: drawing normals for
     // a 4096 x 262144 set took most of a minute, and a timed call reads the same bytes either way.
-    const std::int64_t n = sh.T * sh.H, drawn = std::min<std::int64_t>(n, std::int64_t(1) << 24);
+    const std::int64_t n = std::int64_t(in_bytes_) / es, drawn = std::min<std::int64_t>(n, std::int64_t(1) << 24);
     for (int i = 0; i < sets_; ++i) {
-      xs_.push_back(std::make_unique<Buffer>(set_bytes_));
-      ys_.push_back(std::make_unique<Buffer>(set_bytes_));  // the residual for fused ops
+      xs_.push_back(std::make_unique<Buffer>(in_bytes_));
+      ys_.push_back(std::make_unique<Buffer>(row_bytes_));  // the output, or the residual for fused ops
       if (i < 4) {
         njtest::fill_random(sh.dt, host.data(), drawn, rng);
         for (std::int64_t at = drawn; at < n; at += drawn)
           std::memcpy(host.data() + at * es, host.data(), size_t(std::min(drawn, n - at) * es));
       }
-      check(d.cuMemcpyHtoD(xs_.back()->p, host.data(), set_bytes_), "upload");
-      check(d.cuMemcpyHtoD(ys_.back()->p, host.data(), set_bytes_), "upload");
+      check(d.cuMemcpyHtoD(xs_.back()->p, host.data(), in_bytes_), "upload");
+      check(d.cuMemcpyHtoD(ys_.back()->p, host.data(), row_bytes_), "upload");
     }
     check(d.cuCtxSynchronize(), "sync after uploads");  // pageable copies may still run
     o_.stream = reinterpret_cast<Stream>(s);
     o_.enable_pdl = pdl;
   }
 
+  // The bytes a call must move: its rows read and written (and the residual's), and the weight.
   double bytes() const {
-    return double(set_bytes_) * (fused_ ? 4 : 2) + double(sh_.H * dtype_size(sh_.dt));
+    return double(row_bytes_) * (fused_ ? 4 : 2) + double(sh_.H * dtype_size(sh_.dt));
   }
 
   void call(int i) {
     const int k = i % sets_;
-    const TensorView x = make_tensor(xs_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.H});
-    const TensorView y = make_tensor(ys_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.H});
-    const TensorView w = make_tensor(w_->get(), sh_.dt, {sh_.H});
     if (fused_) {
-      FusedAddRmsnormArgs f{x, y, w, 1e-6};
+      FusedAddRmsnormArgs f = fused_args(k);
       (sh_.op == Op::fused_add_rmsnorm ? fused_add_rmsnorm : gemma_fused_add_rmsnorm)(f, o_);
     } else {
-      RmsnormArgs r{x, w, 1e-6, y};
+      RmsnormArgs r = rmsnorm_args(k);
       (sh_.op == Op::rmsnorm ? rmsnorm : gemma_rmsnorm)(r, o_);
     }
   }
 
-  // Runs set 0 once and checks its first and last rows; restores in-place inputs.
+  // The config a call runs now (the heuristic's, or the installed override's), as the call
+  // itself chooses it from its tensors.
+  detail::KernelConfig config() const {
+    return fused_ ? detail::fused_add_call_config(sh_.op, fused_args(0), o_)
+                  : detail::rmsnorm_call_config(sh_.op, rmsnorm_args(0), o_);
+  }
+
+  // Runs set 0 once and checks its first and last tokens; restores in-place inputs.
   void validate() {
     const auto& d = driver();
-    std::vector<unsigned char> xin(set_bytes_), rin(set_bytes_), got(set_bytes_);
-    check(d.cuMemcpyDtoH(xin.data(), xs_[0]->p, set_bytes_), "download");
-    check(d.cuMemcpyDtoH(rin.data(), ys_[0]->p, set_bytes_), "download");
+    std::vector<unsigned char> xin(in_bytes_), rin(row_bytes_), got(row_bytes_);
+    check(d.cuMemcpyDtoH(xin.data(), xs_[0]->p, in_bytes_), "download");
+    check(d.cuMemcpyDtoH(rin.data(), ys_[0]->p, row_bytes_), "download");
     call(0);
     check(d.cuStreamSynchronize(s_), "sync");
-    check(d.cuMemcpyDtoH(got.data(), fused_ ? xs_[0]->p : ys_[0]->p, set_bytes_), "download");
-    check(d.cuMemcpyHtoD(xs_[0]->p, xin.data(), set_bytes_), "upload");
-    check(d.cuMemcpyHtoD(ys_[0]->p, rin.data(), set_bytes_), "upload");
+    check(d.cuMemcpyDtoH(got.data(), fused_ ? xs_[0]->p : ys_[0]->p, row_bytes_), "download");
+    check(d.cuMemcpyHtoD(xs_[0]->p, xin.data(), in_bytes_), "upload");
+    check(d.cuMemcpyHtoD(ys_[0]->p, rin.data(), row_bytes_), "upload");
     check(d.cuCtxSynchronize(), "sync");
     const std::int64_t H = sh_.H;
     std::vector<double> v(static_cast<size_t>(H)), wd(static_cast<size_t>(H)), y;
     for (std::int64_t j = 0; j < H; ++j) wd[size_t(j)] = njtest::get(sh_.dt, wh_.data(), j);
     const double off = detail::op_info(sh_.op).gemma ? 1.0 : 0.0;
-    for (std::int64_t row : {std::int64_t(0), sh_.T - 1}) {
-      for (std::int64_t j = 0; j < H; ++j) {
-        double x = njtest::get(sh_.dt, xin.data(), row * H + j);
-        if (fused_) x = double(float(x) + float(njtest::get(sh_.dt, rin.data(), row * H + j)));
-        v[size_t(j)] = x;
+    for (std::int64_t token : {std::int64_t(0), sh_.T - 1}) {
+      for (std::int64_t head = 0; head < sh_.row_heads(); ++head) {
+        const std::int64_t in_at = token * sh_.in_token_stride() + head * H;
+        const std::int64_t out_at = token * sh_.out_token_stride() + head * H;
+        for (std::int64_t j = 0; j < H; ++j) {
+          double x = njtest::get(sh_.dt, xin.data(), in_at + j);
+          if (fused_) x = double(float(x) + float(njtest::get(sh_.dt, rin.data(), out_at + j)));
+          v[size_t(j)] = x;
+        }
+        njtest::rms_row(v, wd, off, 1e-6, &y);
+        for (std::int64_t j = 0; j < H; ++j)
+          if (!njtest::within_steps(sh_.dt, njtest::get(sh_.dt, got.data(), out_at + j), y[size_t(j)]))
+            throw std::runtime_error(fmt::format("bench: {} {}x{} output wrong at token {} head {} col {}",
+                                                 op_name(sh_.op), sh_.T, sh_.hidden_text(), token, head, j));
       }
-      njtest::rms_row(v, wd, off, 1e-6, &y);
-      for (std::int64_t j = 0; j < H; ++j)
-        if (!njtest::within_steps(sh_.dt, njtest::get(sh_.dt, got.data(), row * H + j), y[size_t(j)]))
-          throw std::runtime_error(fmt::format("bench: {} {}x{} output wrong at row {} col {}",
-                                               op_name(sh_.op), sh_.T, H, row, j));
     }
   }
 
  private:
+  // Set k's tensors: the input as the shape lays it out (rank 3 for per-head rows), the output
+  // (or residual) contiguous.
+  TensorView input(int k) const {
+    if (sh_.heads == 0) return make_tensor(xs_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.H});
+    TensorView t = make_tensor(xs_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.heads, sh_.H});
+    t.stride[0] = sh_.in_token_stride();
+    return t;
+  }
+  TensorView rows_out(int k) const {
+    return sh_.heads == 0 ? make_tensor(ys_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.H})
+                          : make_tensor(ys_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.heads, sh_.H});
+  }
+  RmsnormArgs rmsnorm_args(int k) const {
+    return RmsnormArgs{input(k), make_tensor(w_->get(), sh_.dt, {sh_.H}), 1e-6, rows_out(k)};
+  }
+  FusedAddRmsnormArgs fused_args(int k) const {
+    return FusedAddRmsnormArgs{input(k), rows_out(k), make_tensor(w_->get(), sh_.dt, {sh_.H}), 1e-6};
+  }
+
   Shape sh_;
   CUstream s_;
   bool fused_ = false;
-  size_t set_bytes_ = 0;
+  size_t row_bytes_ = 0, in_bytes_ = 0;
   int sets_ = 0;
   std::unique_ptr<Buffer> w_;
   std::vector<unsigned char> wh_;
@@ -377,26 +433,13 @@ class ShapeBench {
   LaunchOptions o_;
 };
 
-// The problem a bench call poses: contiguous 2-D rows, fewer than 2^30, so dense rows, as the
-// call's dispatch finds them (ops_rmsnorm.cpp).
-ProblemSpec bench_problem(Op op, DType dt, std::int64_t hidden, std::int64_t rows) {
-  ProblemSpec ps{op, dt, dt, hidden, false, 0, rows};
-  ps.dense_rows = true;
-  return ps;
-}
-
-// The config a call of `sh` runs now (the heuristic's, or the installed override's).
-detail::KernelConfig current_config(const Shape& sh) {
-  return detail::choose_config(bench_problem(sh.op, sh.dt, sh.H, sh.T), 16, detail::Runtime::get().device_arch(0));
-}
-
 std::string config_label(const detail::KernelConfig& c) {
   return fmt::format("t{}r{}v{}{}", c.threads_per_row, c.rows_per_block, c.vec, detail::tuning_tags(c));
 }
 
 // The columns every line of the bench table starts with: op, dtype, tokens, hidden.
 std::string row_head(const std::string& opn, const std::string& dtn, const Shape& sh) {
-  return fmt::format("{:<18} {:>5} {:>6} {:>6}", opn, dtn, sh.T, sh.H);
+  return fmt::format("{:<18} {:>5} {:>6} {:>6}", opn, dtn, sh.T, sh.hidden_text());
 }
 
 // One line of the bench table: op, dtype, shape, config, median / p10 / p90 us, GB/s (the bytes
@@ -426,7 +469,7 @@ void report_config_failure(const std::string& opn, const std::string& dtn, const
   std::fflush(stdout);
   const std::string what = fmt::format(
       "the context check after config {} of {} {}x{} (the context is lost: nothing after it can run in this process)",
-      config, opn, sh.T, sh.H);
+      config, opn, sh.T, sh.hidden_text());
   check(driver().cuCtxSynchronize(), what.c_str());
 }
 
@@ -462,7 +505,7 @@ void run_compare(const std::vector<CompareEntry>& configs, const Shape& sh, cons
     Candidate c{&entry, ""};
     detail::set_config_override(entry.heuristic ? nullptr : &entry.o);
     try {
-      c.label = config_label(current_config(sh));
+      c.label = config_label(b.config());
       b.validate();
       for (int i = 0; i < 3; ++i) b.call(i);
     } catch (const ValidationError& e) {
@@ -524,7 +567,7 @@ int run_bench(const BenchArgs& a) {
       const DType dt = dtype_entry.second;
       for (const std::int64_t hidden : lists.hidden) {
         for (const std::int64_t tokens : lists.tokens) {
-          const Shape sh{op, dt, tokens, hidden};
+          const Shape sh{op, dt, tokens, hidden, a.heads, a.qkv_heads > 0 ? a.qkv_heads : a.heads};
           ShapeBench b(sh, rng, a.pdl, s);
           std::vector<detail::ConfigOverride> variants;
           if (a.sweep) {
@@ -732,7 +775,7 @@ int run_bench(const BenchArgs& a) {
             std::string label;
             std::vector<double> us;
             try {
-              config = current_config(sh);
+              config = b.config();
               label = config_label(config);
               if (a.sweep && !seen.insert(label).second) continue;
               b.validate();
@@ -770,9 +813,9 @@ int run_bench(const BenchArgs& a) {
             // The heuristic's time beside the best, and the best in --config's syntax (for
             // --compare "default;..." to time the two interleaved: a sweep times them one after
             // the other, which leaves about 1 % of noise between configs).
-            const std::string heuristic = config_label(current_config(sh));
+            const std::string heuristic = config_label(b.config());
             const auto h = timed.find(heuristic);
-            fmt::print("best: {} {} {}x{} {} {:.2f} us (heuristic: {}{}); --config {}\n", opn, dtn, sh.T, sh.H,
+            fmt::print("best: {} {} {}x{} {} {:.2f} us (heuristic: {}{}); --config {}\n", opn, dtn, sh.T, sh.hidden_text(),
                        best_label, best_us, heuristic,
                        h == timed.end() ? std::string(", not timed")
                                         : fmt::format(" {:.2f} us, {:.3f}x the best", h->second, h->second / best_us),
@@ -833,11 +876,10 @@ int run_latency(const LatencyArgs& la_args) {
   const RmsnormArgs args{make_tensor(x.get(), DType::bf16, {T, H}), make_tensor(w.get(), DType::bf16, {H}),
                          1e-6, make_tensor(y.get(), DType::bf16, {T, H})};
   // A forced config may not fit this 1 x 4096 call; the decode sizes below still run.
-  const ProblemSpec ps = bench_problem(Op::rmsnorm, DType::bf16, H, T);
   detail::KernelConfig cfg;
   std::string misfit;
   try {
-    cfg = detail::choose_config(ps, 8, detail::Runtime::get().device_arch(0));
+    cfg = detail::rmsnorm_call_config(Op::rmsnorm, args, o);
   } catch (const ValidationError& e) {
     misfit = e.what();
   }

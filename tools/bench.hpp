@@ -10,6 +10,11 @@ struct BenchArgs {
   std::vector<std::string> dtypes{"bf16"};
   std::vector<std::string> tokens{"1,128,2048,32768"};
   std::vector<std::string> hidden{"4096,8192"};
+  // Per-head rows (rmsnorm, gemma_rmsnorm): `heads` heads of `hidden` (the head dim) a token,
+  // [tokens, heads, hidden]; 0: 2-D rows. Their tokens lie `qkv_heads` heads apart (0: `heads`,
+  // contiguous), as q or k viewed in a fused qkv tensor; more than `heads` makes the call strided.
+  int heads = 0;
+  int qkv_heads = 0;
   int reps = 100;
   bool pdl = true;
   std::string config;  // force fields, e.g. "tpr=256,rpb=1,vec=8,residency=0"

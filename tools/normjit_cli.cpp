@@ -338,6 +338,12 @@ int main(int argc, char** argv) {
   bench->add_option("--dtype", ba.dtypes, "Dtypes, comma list")->capture_default_str();
   bench->add_option("--tokens", ba.tokens, "Token (row) counts, comma list")->capture_default_str();
   bench->add_option("--hidden", ba.hidden, "Hidden sizes, comma list")->capture_default_str();
+  CLI::Option* heads_opt = bench->add_option("--heads", ba.heads,
+                    "Per-head rows (rmsnorm, gemma_rmsnorm): N heads of --hidden (the head dim) a token, "
+                    "input [tokens, N, hidden], output contiguous");
+  CLI::Option* qkv_opt = bench->add_option("--qkv-heads", ba.qkv_heads,
+                    "With --heads: the input's tokens lie M heads apart (M > N: q or k viewed in a fused "
+                    "qkv tensor, a strided call; default N, contiguous)");
   bench->add_option("--reps", ba.reps, "Samples per shape")->capture_default_str();
   bench->add_flag("!--no-pdl", ba.pdl, "Launch without programmatic dependent launch");
   bench->add_option("--config", ba.config, "Force config fields: tpr=N,rpb=N,vec=N,residency=0|1|2|3|4,minb=N,loads=0|1|2|3,stores=0|1,cluster=N,split=N,weight_first=0|1,keep_out=0|1,pin_weight=0|1|2,rpt=1|2|4|8,trigger=auto|early|end,prefetch=none|weight|residual|input|weight+residual|...,reconvert=0|1,dense=0|1,weight_shared=0|1 (fields not given keep the heuristic's; where tpr, rpb, vec or cluster reshape the CTA, residency and minb follow the forced shape unless given)");
@@ -368,6 +374,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str()
       ->needs(latency_flag);
+  latency_flag->excludes(heads_opt)->excludes(qkv_opt);  // --latency times its own 1 x 4096 call
   for (CLI::App* sub : {info, pw, bench})
     sub->add_option("--cache-dir", cache_dir, "Cache root");
   tools::CacheCommand cache_cmd(app, &cache_dir);

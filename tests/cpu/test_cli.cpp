@@ -212,7 +212,14 @@ TEST_CASE("cli: bench rejects a malformed --config, --compare, --fill or list be
                        Bad{{"bench", "--tokens", ","}, "bench --tokens: the list is empty"},
                        Bad{{"bench", "--op", "rmsnorm,rmsnorn"}, "bench --op: unknown op rmsnorn (rmsnorm, gemma_rmsnorm"},
                        Bad{{"bench", "--dtype", "e4m3"}, "bench --dtype: e4m3 is not an activation dtype (bf16, f16, f32)"},
-                       Bad{{"bench", "--reps", "0"}, "bench --reps: expected at least 1, got 0"}}) {
+                       Bad{{"bench", "--reps", "0"}, "bench --reps: expected at least 1, got 0"},
+                       Bad{{"bench", "--heads", "-2"}, "bench --heads: expected a head count >= 1, got -2"},
+                       Bad{{"bench", "--qkv-heads", "48"}, "bench --qkv-heads: needs --heads"},
+                       Bad{{"bench", "--heads", "32", "--qkv-heads", "8"},
+                           "bench --qkv-heads: expected at least --heads (32) heads between tokens, got 8"},
+                       Bad{{"bench", "--op", "rmsnorm,fused_add_rmsnorm", "--heads", "8"},
+                           "bench --heads: fused_add_rmsnorm takes 2-D rows only"},
+                       Bad{{"bench", "--latency", "--heads", "8"}, "excludes --latency"}}) {
     const njtest::ProcessResult r = cli(b.args, cache.str());
     INFO(r.output);
     CHECK(r.exit_code != 0);

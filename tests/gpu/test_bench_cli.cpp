@@ -116,3 +116,36 @@ TEST_CASE("bench --sweep stops, saying why, when a config takes the context with
   CHECK(r.output.find("best:") == std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("bench --heads times per-head rows, contiguous and strided views of a qkv tensor", "[gpu][bench]") {
+  // Validation runs before every timed config (it throws on a wrong element of the first or last
+  // token's heads), so exit status 0 means every call below computed its rows right.
+  const std::string templates = (fs::path(NORMJIT_SOURCE_DIR) / "kernel_templates").string();
+  const std::string cache = njtest::make_temp_dir("bench-cli-heads");
+  const njtest::ProcessResult r = njtest::run(
+      {NORMJIT_CLI_PATH, "bench", "--op", "rmsnorm,gemma_rmsnorm", "--dtype", "bf16,f16", "--tokens", "1,7,3000",
+       "--hidden", "64,128,256", "--heads", "8", "--qkv-heads", "12", "--reps", "3"},
+      {{"NORMJIT_TEMPLATE_DIR", templates}, {"NORMJIT_CACHE_DIR", cache}, {"NORMJIT_LOG", ""}});
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(count_lines(r.output, std::regex(R"(^(gemma_)?rmsnorm +(bf16|f16) +(1|7|3000) +8x(64|128|256)/12 +t\d+r\d+v\d+\S* +\d+\.\d+ )")) ==
+        2 * 2 * 3 * 3);
+  // The contiguous per-head rows and, interleaved, the strided ones' layouts forced: several rows
+  // a thread (rank-3 addressing), converted again for the output or not.
+  const njtest::ProcessResult c = njtest::run(
+      {NORMJIT_CLI_PATH, "bench", "--op", "rmsnorm", "--dtype", "bf16", "--tokens", "2048", "--hidden", "128",
+       "--heads", "32", "--qkv-heads", "48", "--reps", "3", "--compare",
+       "default;reconvert=1;reconvert=0;tpr=8,rpt=4,reconvert=1;tpr=16,rpt=2,reconvert=0"},
+      {{"NORMJIT_TEMPLATE_DIR", templates}, {"NORMJIT_CACHE_DIR", cache}, {"NORMJIT_LOG", ""}});
+  INFO(c.output);
+  CHECK(c.exit_code == 0);
+  CHECK(count_lines(c.output, std::regex(R"(^rmsnorm +bf16 +2048 +32x128/48 +t\d+r\d+v\d+\S* +\d+\.\d+ .* x\d\.\d+ )")) == 5);
+  const njtest::ProcessResult d = njtest::run(
+      {NORMJIT_CLI_PATH, "bench", "--op", "rmsnorm", "--dtype", "bf16", "--tokens", "5,4096", "--hidden", "128",
+       "--heads", "16", "--reps", "3"},
+      {{"NORMJIT_TEMPLATE_DIR", templates}, {"NORMJIT_CACHE_DIR", cache}, {"NORMJIT_LOG", ""}});
+  INFO(d.output);
+  CHECK(d.exit_code == 0);
+  CHECK(count_lines(d.output, std::regex(R"(^rmsnorm +bf16 +(5|4096) +16x128 +t\d+)")) == 2);
+  fs::remove_all(cache);
+}
