@@ -327,15 +327,49 @@ template <bool kKeep, class C> __device__ __forceinline__ void store_chunk(C* p,
   }
 }
 
-template <class T, int N, bool kKeep = false>
+// A 16-byte chunk by one st.global.v4 whatever the compiler makes of the address: per-head rows
+// several to a thread (rms_norm_rows), whose addresses come from two run-time strides, had each
+// 16-byte store split into four 4-byte ones (sm_90a SASS, session 35). The memory clobber keeps
+// every other access on its side of the store, as a plain store's possible aliasing does.
+__device__ __forceinline__ void store_chunk_whole(uint4* p, const uint4& v) {
+  asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" :: "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+               : "memory");
+}
+
+// Two fp32 values RN-even as one 32-bit word of 16-bit T, `lo` in the low half (the lower address).
+template <class T> __device__ __forceinline__ u32 pack2(float lo, float hi) {
+  u32 r;
+  if constexpr (is_bf16<T>::value) asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  else asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+// A chunk of 4, 8 or 16 bytes from its 32-bit words.
+template <class C> __device__ __forceinline__ C chunk_of(const u32* w) {
+  C c;
+  if constexpr (sizeof(C) == 16) {
+    c.x = w[0]; c.y = w[1]; c.z = w[2]; c.w = w[3];
+  } else if constexpr (sizeof(C) == 8) {
+    c.x = w[0]; c.y = w[1];
+  } else {
+    c = w[0];
+  }
+  return c;
+}
+
+// Stores N fp32 values as T; kWhole: 16-byte chunks by store_chunk_whole (without kKeep).
+template <class T, int N, bool kKeep = false, bool kWhole = false>
 __device__ __forceinline__ void store_vec(T* p, const float (&f)[N]) {
   typedef VecBytes<T, N> VB;
-  union { typename VB::ChunkT c[VB::kChunks]; T e[N]; } u;
+  typedef typename VB::ChunkT C;
+  union { C c[VB::kChunks]; T e[N]; } u;
 #pragma unroll
   for (int j = 0; j < N; ++j) u.e[j] = from_float<T>(f[j]);
-  typename VB::ChunkT* dst = reinterpret_cast<typename VB::ChunkT*>(p);
+  C* dst = reinterpret_cast<C*>(p);
 #pragma unroll
-  for (int i = 0; i < VB::kChunks; ++i) store_chunk<kKeep>(dst + i, u.c[i]);
+  for (int i = 0; i < VB::kChunks; ++i) {
+    if constexpr (kWhole && !kKeep && sizeof(C) == 16) store_chunk_whole(dst + i, u.c[i]);
+    else store_chunk<kKeep>(dst + i, u.c[i]);
+  }
 }
 
 // ---- programmatic dependent launch (sm_90+) ----------------------------------------------
@@ -434,11 +468,19 @@ __device__ __forceinline__ void copies_wait(int pending) {
   else asm volatile("cp.async.wait_group 3;" ::: "memory");
 }
 
-// Element offset of row `row` of a RowTensor.
+// Element offset of row `row` of a RowTensor (p: the launch's parameters). Per-head rows divide
+// the row number by the heads as a multiply and a shift (NormParams::inner_mul: the host launches
+// fewer than 2^31 such rows at a time). A 64-bit division had taken a call and ~40 instructions
+// before each row's first load (sm_90a SASS of the strided per-head kernels, session 35).
 template <bool k3D>
-__device__ __forceinline__ i64 row_offset(const RowTensor& t, i64 row, i64 inner) {
-  if constexpr (k3D) return (row / inner) * t.stride0 + (row % inner) * t.stride1;
-  else return row * t.stride0;
+__device__ __forceinline__ i64 row_offset(const RowTensor& t, i64 row, const NormParams& p) {
+  if constexpr (k3D) {
+    const u32 r = u32(row);
+    const u32 outer = u32((u64(r) * p.inner_mul) >> p.inner_shift);
+    return i64(outer) * t.stride0 + i64(r - outer * u32(p.inner)) * t.stride1;
+  } else {
+    return row * t.stride0;
+  }
 }
 
 }  // namespace normjit

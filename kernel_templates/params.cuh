@@ -23,6 +23,11 @@ struct NormParams {
   i64 inner;           // rows per outer index (heads); 1 for 2-D
   float eps;
   int flags;           // kFlagEarlyTrigger
+  // Per-head rows (row_offset): row / inner == (row * inner_mul) >> inner_shift (64-bit product)
+  // for every row < 2^31; the host launches fewer rows than that at a time (launch.hpp:
+  // row_division, for_each_launch_part).
+  unsigned inner_mul;
+  unsigned inner_shift;
 };
 
 // Let the next kernel of the stream launch (programmatic dependent launch) as soon as this one

@@ -98,8 +98,8 @@ __device__ __forceinline__ void prefetch_lines(const NormParams& p, bool weight_
   const T* x_ahead[kPer];
 #pragma unroll
   for (int r = 0; r < kPer; ++r) {
-    r_ahead[r] = static_cast<const T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, rows[r], p.inner);
-    x_ahead[r] = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, rows[r], p.inner);
+    r_ahead[r] = static_cast<const T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, rows[r], p);
+    x_ahead[r] = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, rows[r], p);
   }
 #pragma unroll
   for (int it = 0; it < kItems; ++it) {
@@ -214,11 +214,11 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
   T* const y_base = static_cast<T*>(p.out.ptr) + (Cfg::kDense ? i64(first32) * Cfg::kHidden : 0);
   auto x_row_of = [&](int r) {
     if constexpr (Cfg::kDense) return x_base + r * kRows * Cfg::kHidden;
-    else return x_base + row_offset<Cfg::k3D>(p.input, first + r * kRows, p.inner);
+    else return x_base + row_offset<Cfg::k3D>(p.input, first + r * kRows, p);
   };
   auto y_row_of = [&](int r) {
     if constexpr (Cfg::kDense) return y_base + r * kRows * Cfg::kHidden;
-    else return y_base + row_offset<Cfg::k3D>(p.out, first + r * kRows, p.inner);
+    else return y_base + row_offset<Cfg::k3D>(p.out, first + r * kRows, p);
   };
 
   Packed<T, kVec> xs[kPer][kItems];
@@ -260,7 +260,7 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
 #pragma unroll
       for (int j = 0; j < kVec; ++j) xv[j] = xs[r][it].template held<Cfg::kReconvert>(j);
       normalize_vec<Cfg>(xv, rstd[r], ws[it], y);
-      store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
+      store_vec<T, kVec, Cfg::kKeepOut, Cfg::k3D>(y_row + col_of(it), y);
     }
   }
   // No trigger at the end: the block's exit is one (rms_norm_row explains why).
@@ -364,9 +364,9 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   pdl_wait<Cfg::kPdl>();
   if (early_trigger<Cfg>(p)) pdl_launch_dependents<Cfg::kPdl>();
 
-  const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p.inner);
-  T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p.inner);
-  T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p.inner);
+  const T* x_row = static_cast<const T*>(p.input.ptr) + row_offset<Cfg::k3D>(p.input, row, p);
+  T* y_row = static_cast<T*>(p.out.ptr) + row_offset<Cfg::k3D>(p.out, row, p);
+  T* r_row = static_cast<T*>(p.residual.ptr) + row_offset<Cfg::k3D>(p.residual, row, p);
 
   if constexpr (kBulkCopies) {
     // One lane per row issues every copy of the share; loads = 1 adds an L2 evict-first hint.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <type_traits>
 
 #include "cuda_driver.hpp"
@@ -12,7 +13,18 @@
 namespace normjit::detail {
 
 static_assert(std::is_trivially_copyable_v<NormParams>, "kernel parameters are copied bytewise");
-static_assert(sizeof(RowTensor) == 24 && sizeof(NormParams) == 104, "host/device params layout");
+static_assert(sizeof(RowTensor) == 24 && sizeof(NormParams) == 112, "host/device params layout");
+
+RowDivision row_division(std::int64_t inner) {
+  if (inner < 1 || inner > kMaxRank3LaunchRows)
+    throw std::logic_error(fmt::format("normjit: row_division: inner {} outside [1, 2^31)", inner));
+  std::uint32_t log2_ceil = 0;
+  while ((std::int64_t(1) << log2_ceil) < inner) ++log2_ceil;
+  RowDivision d;
+  d.shift = 31 + log2_ceil;
+  d.mul = std::uint32_t(((std::uint64_t(1) << d.shift) + std::uint64_t(inner) - 1) / std::uint64_t(inner));
+  return d;
+}
 
 void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm_count, CUstream stream,
                     LaunchArgs* out) {
@@ -44,6 +56,13 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
     a.value.clusterDim.y = a.value.clusterDim.z = 1;
   }
   out->params = p;
+  if (c.rank3) {
+    if (p.rows > kMaxRank3LaunchRows)  // launch_norm splits such calls (for_each_launch_part)
+      throw std::logic_error(fmt::format("normjit: {} per-head rows in one launch, above 2^31-1", p.rows));
+    const RowDivision d = row_division(p.inner);
+    out->params.inner_mul = d.mul;
+    out->params.inner_shift = d.shift;
+  }
   static_assert((kFlagEarlyTrigger & kFlagNeverSet) == 0, "kFlagNeverSet must stay clear");
   if (pdl && blocks <= sm_count) out->params.flags |= kFlagEarlyTrigger;
   out->args[0] = &out->params;
@@ -52,13 +71,16 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
 void launch_norm(const KernelConfig& c, const NormParams& p, const LaunchOptions& opts, int device) {
   Runtime& rt = Runtime::get();
   const bool pdl = uses_pdl(opts, c.arch);
-  LaunchArgs la;
-  prepare_launch(c, p, pdl, rt.sm_count(device), reinterpret_cast<CUstream>(opts.stream), &la);
   ScopedDeviceContext ctx(device);
-  const LoadedKernel& k = rt.kernel(c, la.config.hStream);
-  check(driver().cuLaunchKernelEx(&la.config, reinterpret_cast<CUfunction>(k.kernel), la.args, nullptr),
-        "cuLaunchKernelEx");
-  rt.count_launch();
+  const LoadedKernel* k = nullptr;
+  for_each_launch_part(c, p, [&](const NormParams& part) {
+    LaunchArgs la;
+    prepare_launch(c, part, pdl, rt.sm_count(device), reinterpret_cast<CUstream>(opts.stream), &la);
+    if (!k) k = &rt.kernel(c, la.config.hStream);
+    check(driver().cuLaunchKernelEx(&la.config, reinterpret_cast<CUfunction>(k->kernel), la.args, nullptr),
+          "cuLaunchKernelEx");
+    rt.count_launch();
+  });
 }
 
 }  // namespace normjit::detail

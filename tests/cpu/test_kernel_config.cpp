@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <random>
 #include <regex>
 #include <set>
 #include <type_traits>
@@ -1988,4 +1989,106 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
   CHECK_THROWS_WITH(parse_config_override("tpr=64,rpb"), Catch::Contains("expected key=value, got rpb"));
   CHECK_THROWS_WITH(parse_config_override("minb=two"), Catch::Contains("minb=two: expected an integer value"));
   CHECK_THROWS_AS(parse_config_override("colour=3"), std::invalid_argument);
+}
+
+TEST_CASE("row_division: row / inner as a multiply and a shift for every row below 2^31", "[launch]") {
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<std::int64_t> divisors;
+  for (std::int64_t d = 1; d <= 4100; ++d) divisors.push_back(d);
+  for (std::int64_t d : std::initializer_list<std::int64_t>{65535, 65536, 65537, 1 << 20, (1 << 20) + 7, 1 << 30,
+                                                            (1 << 30) + 1, kMaxRank3LaunchRows - 1,
+                                                            kMaxRank3LaunchRows})
+    divisors.push_back(d);
+  for (int i = 0; i < 2000; ++i) divisors.push_back(std::int64_t(rng() % std::uint64_t(kMaxRank3LaunchRows)) + 1);
+  std::size_t wrong = 0;
+  for (const std::int64_t d : divisors) {
+    const RowDivision q = row_division(d);
+    // Where the rounding error of the multiplier is largest: the rows just below each multiple
+    // of d near 2^31, and the largest row; then random rows.
+    std::vector<std::uint32_t> rows = {0, 1, std::uint32_t(kMaxRank3LaunchRows)};
+    const std::int64_t top = kMaxRank3LaunchRows / d * d;
+    for (std::int64_t k = 0; k < 64 && top - k * d >= 0; ++k)
+      for (std::int64_t delta : {std::int64_t(-1), std::int64_t(0), d - 1})
+        if (top - k * d + delta >= 0 && top - k * d + delta <= kMaxRank3LaunchRows)
+          rows.push_back(std::uint32_t(top - k * d + delta));
+    for (int i = 0; i < 64; ++i) rows.push_back(std::uint32_t(rng() % (std::uint64_t(kMaxRank3LaunchRows) + 1)));
+    for (const std::uint32_t row : rows) {
+      // common.cuh's row_offset, on the host.
+      const std::uint32_t got = std::uint32_t((std::uint64_t(row) * q.mul) >> q.shift);
+      if (got != std::uint32_t(std::int64_t(row) / d)) {
+        if (++wrong <= 5) UNSCOPED_INFO("inner " << d << " row " << row << ": " << got);
+      }
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK_THROWS_AS(row_division(0), std::logic_error);
+  CHECK_THROWS_AS(row_division(std::int64_t(kMaxRank3LaunchRows) + 1), std::logic_error);
+}
+
+TEST_CASE("per-head rows launch in parts below 2^31 rows, each part's pointers advanced", "[launch]") {
+  KernelConfig c;
+  c.rank3 = true;
+  c.input_dtype = c.output_dtype = DType::bf16;
+  c.threads_per_row = 16;
+  c.rows_per_block = 8;
+  NormParams p{};
+  p.input = {reinterpret_cast<void*>(std::uintptr_t(1) << 40), 48 * 128, 128};  // q of a qkv view
+  p.out = {reinterpret_cast<void*>(std::uintptr_t(2) << 40), 32 * 128, 128};
+  p.inner = 32;
+  struct Part {
+    std::uintptr_t in, out;
+    std::int64_t rows, inner;
+  };
+  auto parts_of = [&](const KernelConfig& k, const NormParams& q) {
+    std::vector<Part> v;
+    for_each_launch_part(k, q, [&](const NormParams& part) {
+      v.push_back({reinterpret_cast<std::uintptr_t>(part.input.ptr), reinterpret_cast<std::uintptr_t>(part.out.ptr),
+                   part.rows, part.inner});
+    });
+    return v;
+  };
+  // Up to 2^31 - 1 rows: the call itself.
+  p.rows = kMaxRank3LaunchRows / 32 * 32;
+  REQUIRE(parts_of(c, p).size() == 1);
+  // More: parts of whole tokens (2^31 / 32 - 1 of them a part), the last holding the rest.
+  const std::int64_t tokens = std::int64_t(3) << 26;  // 3 * 2^31 rows
+  p.rows = tokens * 32;
+  const std::vector<Part> parts = parts_of(c, p);
+  const std::int64_t per = kMaxRank3LaunchRows / 32;
+  REQUIRE(parts.size() == std::size_t((tokens + per - 1) / per));
+  std::int64_t token = 0;
+  for (const Part& part : parts) {
+    CHECK(part.inner == 32);
+    CHECK(part.rows <= kMaxRank3LaunchRows);
+    CHECK(part.rows % 32 == 0);
+    CHECK(part.in == (std::uintptr_t(1) << 40) + std::uintptr_t(token * 48 * 128 * 2));
+    CHECK(part.out == (std::uintptr_t(2) << 40) + std::uintptr_t(token * 32 * 128 * 2));
+    token += part.rows / 32;
+  }
+  CHECK(token == tokens);
+  // 2-D rows are never split: their kernels address rows in 64 bits.
+  KernelConfig flat = c;
+  flat.rank3 = false;
+  CHECK(parts_of(flat, p).size() == 1);
+  // More heads a token than a part holds: ranges of one token's heads, each its own outer index.
+  NormParams wide = p;
+  wide.inner = kMaxRank3LaunchRows + 5;
+  wide.rows = wide.inner * 2;
+  wide.out.stride0 = wide.inner * 128;
+  const std::vector<Part> ranges = parts_of(c, wide);
+  REQUIRE(ranges.size() == 4);
+  CHECK(ranges[0].rows == kMaxRank3LaunchRows);
+  CHECK(ranges[1].rows == 5);
+  CHECK(ranges[1].in == (std::uintptr_t(1) << 40) + std::uintptr_t(kMaxRank3LaunchRows * 128 * 2));
+  CHECK(ranges[2].in == (std::uintptr_t(1) << 40) + std::uintptr_t(48 * 128 * 2));
+  CHECK(ranges[3].out == (std::uintptr_t(2) << 40) + std::uintptr_t((wide.inner + kMaxRank3LaunchRows) * 128 * 2));
+  for (const Part& r : ranges) CHECK(r.inner == r.rows);
+  // The launch itself carries the division's constants, and refuses a part it was not given.
+  LaunchArgs la;
+  NormParams one = p;
+  one.rows = 1000 * 32;
+  prepare_launch(c, one, /*pdl=*/true, 132, nullptr, &la);
+  CHECK(la.params.inner_mul == row_division(32).mul);
+  CHECK(la.params.inner_shift == row_division(32).shift);
+  CHECK_THROWS_AS(prepare_launch(c, p, true, 132, nullptr, &la), std::logic_error);
 }

@@ -9,7 +9,7 @@ struct FakeLaunch {
   unsigned cluster_x;  // cluster attribute's x (0: absent)
   CUstream stream;
   CUfunction kernel;
-  unsigned char params[104];  // NormParams, bytewise
+  unsigned char params[112];  // NormParams, bytewise (sizeof checked in test_fake_driver.cpp)
 };
 
 extern "C" {

@@ -61,6 +61,8 @@ const Fake& fake() {
   return f;
 }
 
+static_assert(sizeof(FakeLaunch::params) == sizeof(NormParams), "the fake records every parameter byte");
+
 NormParams params_of(const FakeLaunch& l) {
   NormParams p;
   std::memcpy(&p, l.params, sizeof(p));

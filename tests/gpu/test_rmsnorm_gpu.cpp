@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstring>
 #include <random>
 
 #include "rms_case.hpp"
 #include "support/gpu.hpp"
 #include "heuristics.hpp"
+#include "launch.hpp"
 #include "op_registry.hpp"
 #include "runtime.hpp"
 #include "support/reference.hpp"
@@ -309,6 +311,59 @@ TEST_CASE("large rows: 64-bit offsets (row stride >= 2^31 elements)", "[gpu][rms
       bad += !within_steps(DType::bf16, get(DType::bf16, got.data(), r * H + j), y[size_t(j)]);
   }
   CHECK(bad == 0);
+}
+
+TEST_CASE("per-head rows past 2^31 in one call: launched in parts of whole tokens", "[gpu][rmsnorm][int64][3d]") {
+  use_device0();
+  // q of a [T, 17, 2] bf16 tensor viewed as [T, 16, 2] (17 heads a token apart): 2^31 + 48
+  // rows, 9.1 GB in and 8.6 GB out. The host launches 2^31 / 16 - 1 tokens, then the last 4
+  // (launch.hpp: for_each_launch_part), each part's rows numbered from 0 for the kernel's 32-bit
+  // division. The input repeats a pattern of kPattern random tokens; the first output chunk of
+  // kPattern tokens is checked against the float64 reference, every other one (the part boundary
+  // among them) must equal it bit for bit (a row's result depends only on its values).
+  namespace d = normjit::detail;
+  constexpr std::int64_t H = 2, N = 16, M = 17, kPattern = std::int64_t(1) << 20;
+  const std::int64_t T = (std::int64_t(1) << 27) + 3, rows = T * N;
+  REQUIRE(rows > d::kMaxRank3LaunchRows);
+  auto rng = fresh_rng();
+  std::vector<std::uint16_t> in(static_cast<size_t>(kPattern * M * H)), wh(static_cast<size_t>(H));
+  fill_random(DType::bf16, in.data(), std::int64_t(in.size()), rng);
+  fill_random(DType::bf16, wh.data(), H, rng, 0.5, 1.0);
+  DeviceBuffer x(static_cast<size_t>(T * M * H) * 2), y(static_cast<size_t>(rows * H) * 2), w(static_cast<size_t>(H) * 2);
+  for (std::int64_t t = 0; t < T; t += kPattern)
+    x.upload(in.data(), size_t(std::min(kPattern, T - t) * M * H) * 2, size_t(t * M * H) * 2);
+  w.upload(wh.data(), wh.size() * 2);
+  y.fill(0xFF);
+  normjit::RmsnormArgs a;
+  a.input = normjit::make_tensor(x.get(), DType::bf16, {T, N, H});
+  a.input.stride[0] = M * H;
+  a.weight = normjit::make_tensor(w.get(), DType::bf16, {H});
+  a.out = normjit::make_tensor(y.get(), DType::bf16, {T, N, H});
+  const std::uint64_t launches = normjit::runtime_stats().launches;
+  normjit::rmsnorm(a);
+  check_cu(d::driver().cuCtxSynchronize(), "sync");
+  CHECK(normjit::runtime_stats().launches == launches + 2);
+  const size_t chunk = size_t(kPattern * N * H);
+  std::vector<std::uint16_t> first(chunk), got(chunk);
+  y.download(first.data(), chunk * 2);
+  std::vector<double> v(static_cast<size_t>(H)), wd(static_cast<size_t>(H)), ref;
+  for (std::int64_t j = 0; j < H; ++j) wd[size_t(j)] = get(DType::bf16, wh.data(), j);
+  std::int64_t bad = 0;
+  for (std::int64_t t = 0; t < kPattern; ++t)
+    for (std::int64_t h = 0; h < N; ++h) {
+      for (std::int64_t j = 0; j < H; ++j) v[size_t(j)] = get(DType::bf16, in.data(), (t * M + h) * H + j);
+      rms_row(v, wd, 0.0, 1e-6, &ref);
+      for (std::int64_t j = 0; j < H; ++j)
+        bad += !within_steps(DType::bf16, get(DType::bf16, first.data(), (t * N + h) * H + j), ref[size_t(j)]);
+    }
+  CHECK(bad == 0);
+  std::int64_t differing_chunks = 0;
+  for (std::int64_t t = kPattern; t < T; t += kPattern) {
+    const size_t n = size_t(std::min(kPattern, T - t) * N * H);
+    y.download(got.data(), n * 2, size_t(t * N * H) * 2);
+    differing_chunks += std::memcmp(got.data(), first.data(), n * 2) != 0;
+  }
+  CHECK(differing_chunks == 0);
 }
 
 TEST_CASE("forced configs: every residency with narrow and wide row groups", "[gpu][rmsnorm][configs]") {
