@@ -857,6 +857,34 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.reconvert = true;
     c.dense = p.dense_rows && dense_applies(c);
   }
+  // Strided per-head rows (ProblemSpec::rank3: q or k viewed in a fused qkv tensor, whose rows
+  // the kernels address from two strides) several to a thread read the weight once a block and
+  // convert each row again for its output: rows of 16 vectors (head_dim 128) on 8 lanes x 2 rows,
+  // 16 rows a pass, from kStridedSharedRows until kStridedSharedEndRows; rows of 8 (head_dim 64)
+  // on their four-rows layout from kFourRowsPerThreadRows until kOneVectorLaneRows. H200, median
+  // us, interleaved in one process, 60 samples, two rounds in two processes, the kernels of
+  // 9e88edb, [tokens, 32, D] viewed in [tokens, 48, D] (session 35, docs/results/h200-2026-12-01-s35,
+  // strided-call3-*.txt), default / this: bf16 x 128: 2048 tokens (65536 rows) 11.46, 11.52/11.33,
+  // 11.36; 4096 18.75, 18.66/18.34, 18.27; 8192 33.54, 33.60/33.02, 33.12; f16 x 128: 2048 11.74,
+  // 11.78/11.36, 11.42; 4096 18.82, 18.94/18.34, 18.43; 8192 33.60, 33.54/33.15, 33.15; but 1024
+  // (32768 rows) 8.00, 8.00/8.13, 8.13 and 16384 (524288) level (65.18, 65.28/65.15, 65.15), hence
+  // the window (between 262144 and 524288 rows, not measured). x 64 at 4096 tokens (131072 rows):
+  // bf16 11.78, 11.65/11.62, 11.46; f16 11.87, 11.71/11.74, 11.49; level at 8192, 0.5 % ahead at
+  // 16384 (not taken). Dense calls have their own layouts above.
+  if (!info.residual && p.rank3 && dtype_size(c.input_dtype) == 2) {
+    const bool sixteen = row_vectors == 16 && p.rows >= kStridedSharedRows && p.rows < kStridedSharedEndRows;
+    const bool eight = row_vectors == 8 && c.rows_per_thread == 4 && p.rows >= kFourRowsPerThreadRows &&
+                       p.rows < kOneVectorLaneRows;
+    KernelConfig s = c;
+    if (sixteen) {
+      s.threads_per_row = 8;
+      s.rows_per_block = 16;
+      s.rows_per_thread = 2;
+    }
+    s.reconvert = true;
+    s.weight_shared = true;
+    if ((sixteen || eight) && rows_per_thread_unsupported(s).empty() && weight_shared_applies(s)) c = s;
+  }
   // 16-bit rmsnorm rows of 65-96 vectors (hidden 520-768) from kBulkRowsRmsnorm rows: 32 lanes x
   // 4 rows a block, two rows a thread (2.25-3 items each), where 64 threads x 2 rows held them
   // (1.1-1.5 items, the second part-filled). H200, median us, interleaved in one process, default

@@ -65,6 +65,11 @@ constexpr std::int64_t kWeightSharedRows = 32768;
 // kWeightSharedDenseEndRows (choose_rms_norm).
 constexpr std::int64_t kWeightSharedDenseRows = 98304;
 constexpr std::int64_t kWeightSharedDenseEndRows = 163840;
+// Strided per-head rmsnorm rows (ProblemSpec::rank3) of 16 16-byte vectors go 8 lanes x 2 rows a
+// thread with the weight shared and the output reconverted from kStridedSharedRows until
+// kStridedSharedEndRows (choose_rms_norm).
+constexpr std::int64_t kStridedSharedRows = 65536;
+constexpr std::int64_t kStridedSharedEndRows = 524288;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
@@ -72,8 +77,8 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // kKeepOutRows (= kHintedWideRows), kBulkRowsRmsnorm, kRereadNpotRows, kFourRowsPerThreadRows (rmsnorm rows of
 // 16 vectors: two rows a thread, then four, or eight when dense; of 8: one, then four, or eight
 // when dense), kFourRowsPerThreadDenseRows (dense rows of 8: four), kOneVectorLaneRows,
-// kOneVectorLaneDenseRows, kWeightSharedRows, kWeightSharedDenseRows, kWeightSharedDenseEndRows
-// and the
+// kOneVectorLaneDenseRows, kWeightSharedRows, kWeightSharedDenseRows, kWeightSharedDenseEndRows,
+// kStridedSharedRows (= kFourRowsPerThreadDenseRows), kStridedSharedEndRows and the
 // thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
 // vectors take their many-rows layouts there, and kLateWeightRows stands for them (on sm_90+ they
 // do not switch at kPinWeightRows or kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once
@@ -85,7 +90,8 @@ constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kP
                                          kKeepOutRows, kBulkRowsRmsnorm, kRereadNpotRows, kWeightSharedRows,
                                          kFourRowsPerThreadDenseRows, kWeightSharedDenseRows, kFourRowsPerThreadRows,
                                          kWeightSharedDenseEndRows, kOneVectorLaneRows, kOneVectorLaneDenseRows,
-                                         std::int64_t(1) << 40};
+                                         kStridedSharedEndRows, std::int64_t(1) << 40};
+static_assert(kStridedSharedRows == kFourRowsPerThreadDenseRows, "kRowClasses reaches kStridedSharedRows there");
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two
 // waves of the held row's 2 CTAs an SM) and at most kWaveRowsPerSmHigh (one wave of the re-read).

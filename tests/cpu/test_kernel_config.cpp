@@ -613,7 +613,7 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
   std::set<std::int64_t> counts;
   for (std::int64_t r = 1; r <= 64; ++r) counts.insert(r);
   for (std::int64_t t : {kFewRowsMax, kLateWeightRows, kKeepOutRows, kBulkRowsRmsnorm, kFourRowsPerThreadRows, kFourRowsPerThreadDenseRows, kOneVectorLaneRows, kOneVectorLaneDenseRows, kBulkRowsFusedAdd,
-                         kBulkRowsWide, kStreamRowsFusedAdd, kPerItemStoreRows})
+                         kBulkRowsWide, kStreamRowsFusedAdd, kPerItemStoreRows, kStridedSharedRows, kStridedSharedEndRows})
     for (std::int64_t d : {-1, 0, 1}) counts.insert(t + d);
   for (std::int64_t r = 128; r <= (1 << 24); r *= 2) counts.insert(r);
   const int sm_counts[] = {0, 78, 114, 132};
@@ -624,20 +624,24 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
     for (std::int64_t hidden : {64, 128, 256, 2048, 4096, 5120, 8192, 16384, 32768, 65536, 262144}) {
       for (bool aliases : {false, true}) {
         for (int cc : {80, 90}) {
-          for (int sms : sm_counts) {
+          for (int sms : sm_counts)
+          for (bool rank3 : {false, true}) {
+            if (rank3 && normjit::detail::op_info(op).residual) continue;  // per-head rows: rmsnorm only
             ProblemSpec p;
             p.op = op;
             p.hidden = hidden;
+            p.rank3 = rank3;
             p.out_aliases_input = aliases;
             const std::vector<KernelConfig> classes = configs_for(p, Arch{cc});  // as prewarm --arch
             const std::vector<KernelConfig> own = configs_for(p, Arch{cc, sms});  // prewarm on the GPU
             for (std::int64_t rows : counts) {
               // Calls with dense rows and without (ProblemSpec::dense_rows; configs_for builds both).
               for (bool dense : {false, true}) {
+                if (dense && rank3) continue;
                 p.rows = rows;
                 p.dense_rows = dense;
                 const KernelConfig c = choose_rms_norm(p, 0, Arch{cc, sms});
-                INFO(op_name(op) << " hidden " << hidden << " rows " << rows << " dense " << dense << " sm_" << cc
+                INFO(op_name(op) << " hidden " << hidden << " rows " << rows << " dense " << dense << " rank3 " << rank3 << " sm_" << cc
                                  << " with " << sms << " SMs -> " << slug(c));
                 CHECK(std::find(classes.begin(), classes.end(), c) != classes.end());
                 CHECK(std::find(own.begin(), own.end(), c) != own.end());
@@ -1141,6 +1145,62 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   }
 }
 
+TEST_CASE("strided per-head rows of 16 and 8 vectors share the weight and reconvert in their windows",
+          "[config][heuristics]") {
+  ProblemSpec p;
+  p.rank3 = true;
+  auto pick = [&](std::int64_t hidden, std::int64_t rows, DType dt, int cc, Op op = Op::rmsnorm) {
+    p.op = op;
+    p.hidden = hidden;
+    p.rows = rows;
+    p.dtype = p.weight_dtype = dt;
+    return choose_config(p, 0, Arch{cc});
+  };
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (int cc : {80, 90, 100}) {
+        INFO(op_name(op) << " " << dtype_name(dt) << " sm_" << cc);
+        // head_dim 128: 8 lanes x 2 rows a thread, 16 rows a pass, in [kStridedSharedRows,
+        // kStridedSharedEndRows); the layouts of 2-D rows that are not dense outside it.
+        for (std::int64_t rows : {kStridedSharedRows, kFourRowsPerThreadRows, kOneVectorLaneRows, kStridedSharedEndRows - 1}) {
+          const KernelConfig c = pick(128, rows, dt, cc, op);
+          INFO(rows << " rows: " << slug(c));
+          CHECK(c.rank3);
+          CHECK(c.threads_per_row == 8);
+          CHECK(c.rows_per_block == 16);
+          CHECK(c.rows_per_thread == 2);
+          CHECK(c.reconvert);
+          CHECK(c.weight_shared);
+          CHECK_FALSE(c.dense);
+        }
+        for (std::int64_t rows : {kStridedSharedRows - 1, kStridedSharedEndRows, std::int64_t(1) << 24}) {
+          KernelConfig c = pick(128, rows, dt, cc, op);
+          INFO(rows << " rows: " << slug(c));
+          CHECK_FALSE(c.weight_shared);
+          CHECK_FALSE(c.reconvert);
+          p.rank3 = false;
+          KernelConfig flat = pick(128, rows, dt, cc, op);
+          p.rank3 = true;
+          flat.rank3 = true;
+          CHECK(c == flat);
+        }
+        // head_dim 64: the four-rows layout, in [kFourRowsPerThreadRows, kOneVectorLaneRows).
+        for (std::int64_t rows : {kFourRowsPerThreadRows, kOneVectorLaneRows - 1}) {
+          const KernelConfig c = pick(64, rows, dt, cc, op);
+          INFO(rows << " rows: " << slug(c));
+          CHECK(c.rows_per_thread == 4);
+          CHECK(c.reconvert);
+          CHECK(c.weight_shared);
+        }
+        for (std::int64_t rows : {kFourRowsPerThreadRows - 1, kOneVectorLaneRows})
+          CHECK_FALSE(pick(64, rows, dt, cc, op).weight_shared);
+      }
+    }
+  }
+  // Not fp32 rows.
+  CHECK_FALSE(pick(128, kFourRowsPerThreadRows, DType::f32, 90).weight_shared);
+}
+
 TEST_CASE("rows of 32 vectors from kWeightSharedRows and dense rows of 8 in a window read the weight once a block",
           "[config][heuristics]") {
   ProblemSpec p;
@@ -1224,6 +1284,7 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (std::int64_t h : {128, 192, 256}) {
       for (bool rank3 : {false, true}) {
+        if (rank3 && h == 128) continue;  // strided rows of 16 vectors have a window of their own (above)
         for (int cc : {80, 90, 100}) {
           INFO(op_name(op) << " hidden " << h << (rank3 ? " 3-D" : "") << " sm_" << cc);
           const KernelConfig many = pick(op, h, kFourRowsPerThreadRows, DType::bf16, rank3, cc);
@@ -1285,7 +1346,11 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
         CHECK(four.block_threads() == 64);
         CHECK(four.rows_per_cta() == 32);
         CHECK(rows_per_thread_unsupported(four).empty());
-        CHECK(pick(op, 64, 1 << 20, DType::bf16, rank3, cc) == four);
+        // Strided rows share the weight and reconvert until kOneVectorLaneRows (the test above).
+        KernelConfig plain = four;
+        CHECK(plain.weight_shared == rank3);
+        plain.reconvert = plain.weight_shared = false;
+        CHECK(pick(op, 64, 1 << 20, DType::bf16, rank3, cc) == plain);
         const KernelConfig fewer = pick(op, 64, kFourRowsPerThreadRows - 1, DType::bf16, rank3, cc);
         CHECK(fewer.rows_per_thread == 1);
         CHECK(fewer.threads_per_row == 4);
