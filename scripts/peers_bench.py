@@ -188,7 +188,28 @@ def candidates(op, T, use_compile, autotune_min_tokens, normjit_nopdl=False):
 
 
 # ---- check and timing -------------------------------------------------------------------------
+class HeadsView(tuple):
+    """A per-head shape (tokens, heads, head_dim) whose input is q (or k) viewed in a fused qkv
+    tensor of `qkv` heads a token: strided rows, as a model's q/k norm reads them."""
+
+    def __new__(cls, dims, qkv):
+        v = super().__new__(cls, dims)
+        v.qkv = qkv
+        return v
+
+
+def shape_label(shape):
+    qkv = getattr(shape, "qkv", None)
+    return "x".join(map(str, shape)) + (f"/{qkv}" if qkv else "")
+
+
 def make_inputs(shape, device="cuda"):
+    qkv = getattr(shape, "qkv", None)
+    if qkv:  # the first heads of a [tokens, qkv, head_dim] tensor
+        T, N, D = shape
+        x = torch.randn((T, qkv, D), device=device, dtype=DT)[:, :N]
+        r = torch.randn((T, qkv, D), device=device, dtype=DT)[:, :N]
+        return x, r
     x = torch.randn(shape, device=device, dtype=DT)
     r = torch.randn(shape, device=device, dtype=DT)
     return x, r
@@ -238,7 +259,7 @@ def time_all(cands, op, shape, w, w1, reps, flush, nbytes_set):
     launch and event floor)."""
     sets = max(2, min(reps + 5, (240 << 20) // nbytes_set + 1, (8 << 30) // nbytes_set + 1))
     xs = [make_inputs(shape) for _ in range(sets)]
-    ys = [torch.empty(shape, device="cuda", dtype=DT) for _ in range(sets)]
+    ys = [torch.empty(tuple(shape), device="cuda", dtype=DT) for _ in range(sets)]
     # The copy reference moves what the op moves: x -> y for rmsnorm, x and r -> (y, r') for the
     # fused add, as one copy of twice the rows.
     n = math.prod(shape) * (2 if fused(op) else 1)
@@ -293,8 +314,9 @@ def copy_ceiling():
 def shapes_for(op, a):
     if op == "rmsnorm_3d":
         for spec in a.heads.split(","):
-            dims = [int(v) for v in spec.split("x")]
-            yield tuple(dims)
+            dims, _, qkv = spec.partition("/")
+            dims = tuple(int(v) for v in dims.split("x"))
+            yield HeadsView(dims, int(qkv)) if qkv else dims
     else:
         for H in map(int, a.hidden.split(",")):
             for T in map(int, a.tokens.split(",")):
@@ -307,7 +329,9 @@ def main():
     ap.add_argument("--tokens", default="1,8,32,128,512,2048,8192,32768")
     ap.add_argument("--hidden", default="2048,4096,8192,16384")
     ap.add_argument("--heads", default="4608x48x128,8192x32x128,8192x8x128,4096x32x64,2048x16x256",
-                    help="3-D shapes for rmsnorm_3d, TOKENSxHEADSxHEAD_DIM ([1, 4608, 48, 128] is 4608x48x128)")
+                    help="3-D shapes for rmsnorm_3d, TOKENSxHEADSxHEAD_DIM ([1, 4608, 48, 128] is 4608x48x128); "
+                         "/QKV after one makes its input the first HEADS of a [TOKENS, QKV, HEAD_DIM] tensor "
+                         "(q of a fused qkv tensor: strided rows; 8192x32x128/48)")
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--no-compile", action="store_true")
     ap.add_argument("--autotune-min-tokens", type=int, default=2048,
@@ -371,7 +395,7 @@ def main():
                 for name, us in row.items():
                     gbs = nbytes / (us * 1e-6) / 1e9
                     extra = ",".join(f"{v:.4f}" for v in paired) if name == "normjit" and paired else ",,"
-                    csv.write(f"{op},{'x'.join(map(str, shape))},{name},{us:.3f},{gbs:.0f},{100 * gbs / copy_gbs:.1f},"
+                    csv.write(f"{op},{shape_label(shape)},{name},{us:.3f},{gbs:.0f},{100 * gbs / copy_gbs:.1f},"
                               f"{extra}\n")
             floor = row["ref-copy"] / peers[best] if best else float("nan")
             if math.isfinite(ratio):
@@ -385,7 +409,7 @@ def main():
             mark = ""
             if ratio > 1:
                 mark = f" {'✗' if paired[1] > 1 else '✗?'} ({paired[1]:.3f}–{paired[2]:.3f})"
-            print(f"| {'×'.join(map(str, shape))} | {cells} | {best} | {ratio:.3f}{mark} | {floor:.3f} | {pct:.1f} % |",
+            print(f"| {shape_label(shape).replace('x', '×')} | {cells} | {best} | {ratio:.3f}{mark} | {floor:.3f} | {pct:.1f} % |",
                   flush=True)
     print()
     allr, allf = [], []

@@ -29,6 +29,8 @@ def write_csv(path, rows, paired=None):
 def test_moved_bytes_counts_rows_residual_and_weight(targets):
     assert targets.moved_bytes("rmsnorm", "8192x2048") == 2 * 8192 * 2048 * 2 + 2 * 2048
     assert targets.moved_bytes("fused_add_rmsnorm", "2048x4096") == 4 * 2048 * 4096 * 2 + 2 * 4096
+    # q of a fused qkv tensor (48 heads a token): only q's rows move
+    assert targets.moved_bytes("rmsnorm_3d", "8192x32x128/48") == targets.moved_bytes("rmsnorm_3d", "8192x32x128")
     # Per-head rows: tokens x heads rows of head_dim.
     assert targets.moved_bytes("rmsnorm_3d", "4608x48x128") == 2 * 4608 * 48 * 128 * 2 + 2 * 128
 

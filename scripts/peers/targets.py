@@ -46,10 +46,11 @@ def paired_ratio_interval(num, den, level=INTERVAL, resamples=1000, seed=1):
 
 
 def moved_bytes(op, shape):
-    """Bytes an op must move for a shape "T x H" or "T x heads x D" (bf16), as peers_bench.py counts
-    them: rmsnorm reads and writes each row, the fused add also reads and writes the residual, and
-    both read the weight once."""
-    dims = [int(d) for d in shape.split("x")]
+    """Bytes an op must move for a shape "T x H" or "T x heads x D" (bf16; "T x heads x D / qkv" for
+    q viewed in a fused qkv tensor reads and writes only q's rows), as peers_bench.py counts them:
+    rmsnorm reads and writes each row, the fused add also reads and writes the residual, and both
+    read the weight once."""
+    dims = [int(d) for d in shape.split("/")[0].split("x")]
     hidden, rows = dims[-1], math.prod(dims[:-1])
     return rows * hidden * 2 * (4 if "fused" in op else 2) + 2 * hidden
 
