@@ -336,26 +336,6 @@ __device__ __forceinline__ void store_chunk_whole(uint4* p, const uint4& v) {
                : "memory");
 }
 
-// Two fp32 values RN-even as one 32-bit word of 16-bit T, `lo` in the low half (the lower address).
-template <class T> __device__ __forceinline__ u32 pack2(float lo, float hi) {
-  u32 r;
-  if constexpr (is_bf16<T>::value) asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  else asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-  return r;
-}
-// A chunk of 4, 8 or 16 bytes from its 32-bit words.
-template <class C> __device__ __forceinline__ C chunk_of(const u32* w) {
-  C c;
-  if constexpr (sizeof(C) == 16) {
-    c.x = w[0]; c.y = w[1]; c.z = w[2]; c.w = w[3];
-  } else if constexpr (sizeof(C) == 8) {
-    c.x = w[0]; c.y = w[1];
-  } else {
-    c = w[0];
-  }
-  return c;
-}
-
 // Stores N fp32 values as T; kWhole: 16-byte chunks by store_chunk_whole (without kKeep).
 template <class T, int N, bool kKeep = false, bool kWhole = false>
 __device__ __forceinline__ void store_vec(T* p, const float (&f)[N]) {
