@@ -858,29 +858,36 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.dense = p.dense_rows && dense_applies(c);
   }
   // Strided per-head rows (ProblemSpec::rank3: q or k viewed in a fused qkv tensor, whose rows
-  // the kernels address from two strides) several to a thread read the weight once a block and
-  // convert each row again for its output: rows of 16 vectors (head_dim 128) on 8 lanes x 2 rows,
-  // 16 rows a pass, from kStridedSharedRows until kStridedSharedEndRows; rows of 8 (head_dim 64)
-  // on their four-rows layout from kFourRowsPerThreadRows until kOneVectorLaneRows. H200, median
-  // us, interleaved in one process, 60 samples, two rounds in two processes, the kernels of
-  // 9e88edb, [tokens, 32, D] viewed in [tokens, 48, D] (session 35, docs/results/h200-2026-12-01-s35,
-  // strided-call3-*.txt), default / this: bf16 x 128: 2048 tokens (65536 rows) 11.46, 11.52/11.33,
-  // 11.36; 4096 18.75, 18.66/18.34, 18.27; 8192 33.54, 33.60/33.02, 33.12; f16 x 128: 2048 11.74,
-  // 11.78/11.36, 11.42; 4096 18.82, 18.94/18.34, 18.43; 8192 33.60, 33.54/33.15, 33.15; but 1024
-  // (32768 rows) 8.00, 8.00/8.13, 8.13 and 16384 (524288) level (65.18, 65.28/65.15, 65.15), hence
-  // the window (between 262144 and 524288 rows, not measured). x 64 at 4096 tokens (131072 rows):
-  // bf16 11.78, 11.65/11.62, 11.46; f16 11.87, 11.71/11.74, 11.49; level at 8192, 0.5 % ahead at
-  // 16384 (not taken). Dense calls have their own layouts above.
+  // the kernels address from two strides) go 8 lanes x 2 rows a thread, 16 rows a pass, read the
+  // weight once a block and convert each row again for its output: rows of 16 vectors (head_dim
+  // 128) from kStridedSharedRows until kStridedSharedEndRows, rows of 8 (head_dim 64; one vector a
+  // lane) from kFourRowsPerThreadRows on. H200, median us, interleaved in one process, 60 samples,
+  // two rounds in two processes, [tokens, 32, D] viewed in [tokens, 48, D].
+  // Rows of 16, the kernels of 9e88edb (session 35, docs/results/h200-2026-12-01-s35,
+  // strided-call3-*.txt), default / this: bf16 2048 tokens (65536 rows) 11.46, 11.52/11.33, 11.36;
+  // 4096 18.75, 18.66/18.34, 18.27; 8192 33.54, 33.60/33.02, 33.12; f16 2048 11.74, 11.78/11.36,
+  // 11.42; 4096 18.82, 18.94/18.34, 18.43; 8192 33.60, 33.54/33.15, 33.15; the layout outside the
+  // window (16 lanes x 4 rows) / this (session 36, docs/results/h200-2026-12-01-s36,
+  // window128-call1-*.txt): bf16 10240 41.38, 41.31/41.12, 41.12; 12288 49.41, 49.28/48.99, 49.02;
+  // 14336 57.66, 57.34/57.02, 57.76; f16 10240-14336 level (+-0.4 %); but 1024 (32768 rows) 8.00,
+  // 8.00/8.13, 8.13 and 16384 (524288) level (65.18, 65.28/65.15, 65.15), hence the window.
+  // Rows of 8, three rounds (session 36, strided64-call3-*.txt), the four-rows layout (8 lanes x 8
+  // row groups, reconverted with the shared weight below kOneVectorLaneRows) / this: bf16 4096
+  // tokens (131072 rows) 11.71, 11.71, 11.52/11.58, 11.49, 11.49; 6144 15.20, 15.17, 15.07/15.04,
+  // 15.04, 14.91; 8192 18.88, 18.85, 18.72/18.62, 18.62, 18.46; 12288 25.98, 25.76, 25.66/25.82,
+  // 25.63, 25.47; 16384 33.63, 33.63, 33.41/33.15, 33.38, 33.12; 32768 65.34, 65.34, 65.31/64.96,
+  // 65.12, 64.93 (0.5-1.3 % in the mean of the rounds); f16 0.4-1.7 %; k (8 heads of 48) at
+  // 16384-65536 tokens 0.8-1.8 %; gemma at 4096 and 8192 tokens 1.4-2.0 %. Without the second
+  // conversion: mixed, -0.6 to +0.9 %. From 2048 tokens (65536 rows, one row a thread on 4 lanes) not measured in this form
+  // (two rows a thread with the shared weight was level there, strided64-call2-*.txt). Dense
+  // calls have their own layouts above.
   if (!info.residual && p.rank3 && dtype_size(c.input_dtype) == 2) {
     const bool sixteen = row_vectors == 16 && p.rows >= kStridedSharedRows && p.rows < kStridedSharedEndRows;
-    const bool eight = row_vectors == 8 && c.rows_per_thread == 4 && p.rows >= kFourRowsPerThreadRows &&
-                       p.rows < kOneVectorLaneRows;
+    const bool eight = row_vectors == 8 && p.rows >= kFourRowsPerThreadRows;
     KernelConfig s = c;
-    if (sixteen) {
-      s.threads_per_row = 8;
-      s.rows_per_block = 16;
-      s.rows_per_thread = 2;
-    }
+    s.threads_per_row = 8;
+    s.rows_per_block = 16;
+    s.rows_per_thread = 2;
     s.reconvert = true;
     s.weight_shared = true;
     if ((sixteen || eight) && rows_per_thread_unsupported(s).empty() && weight_shared_applies(s)) c = s;

@@ -67,7 +67,7 @@ constexpr std::int64_t kWeightSharedDenseRows = 98304;
 constexpr std::int64_t kWeightSharedDenseEndRows = 163840;
 // Strided per-head rmsnorm rows (ProblemSpec::rank3) of 16 16-byte vectors go 8 lanes x 2 rows a
 // thread with the weight shared and the output reconverted from kStridedSharedRows until
-// kStridedSharedEndRows (choose_rms_norm).
+// kStridedSharedEndRows; rows of 8 do so from kFourRowsPerThreadRows on (choose_rms_norm).
 constexpr std::int64_t kStridedSharedRows = 65536;
 constexpr std::int64_t kStridedSharedEndRows = 524288;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;

@@ -1145,7 +1145,7 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   }
 }
 
-TEST_CASE("strided per-head rows of 16 and 8 vectors share the weight and reconvert in their windows",
+TEST_CASE("strided per-head rows of 16 and 8 vectors go 8 lanes x 2 rows, share the weight and reconvert in their windows",
           "[config][heuristics]") {
   ProblemSpec p;
   p.rank3 = true;
@@ -1184,16 +1184,29 @@ TEST_CASE("strided per-head rows of 16 and 8 vectors share the weight and reconv
           flat.rank3 = true;
           CHECK(c == flat);
         }
-        // head_dim 64: the four-rows layout, in [kFourRowsPerThreadRows, kOneVectorLaneRows).
-        for (std::int64_t rows : {kFourRowsPerThreadRows, kOneVectorLaneRows - 1}) {
+        // head_dim 64: the same layout from kFourRowsPerThreadRows on; below it, the layouts of
+        // 2-D rows that are not dense.
+        for (std::int64_t rows : {kFourRowsPerThreadRows, kOneVectorLaneRows - 1, kOneVectorLaneRows,
+                                  kStridedSharedEndRows, std::int64_t(1) << 30}) {
           const KernelConfig c = pick(64, rows, dt, cc, op);
           INFO(rows << " rows: " << slug(c));
-          CHECK(c.rows_per_thread == 4);
+          CHECK(c.threads_per_row == 8);
+          CHECK(c.rows_per_block == 16);
+          CHECK(c.rows_per_thread == 2);
           CHECK(c.reconvert);
           CHECK(c.weight_shared);
+          CHECK_FALSE(c.dense);
         }
-        for (std::int64_t rows : {kFourRowsPerThreadRows - 1, kOneVectorLaneRows})
-          CHECK_FALSE(pick(64, rows, dt, cc, op).weight_shared);
+        for (std::int64_t rows : {std::int64_t(1), std::int64_t(8192), kFourRowsPerThreadRows - 1}) {
+          KernelConfig c = pick(64, rows, dt, cc, op);
+          INFO(rows << " rows: " << slug(c));
+          CHECK_FALSE(c.weight_shared);
+          p.rank3 = false;
+          KernelConfig flat = pick(64, rows, dt, cc, op);
+          p.rank3 = true;
+          flat.rank3 = true;
+          CHECK(c == flat);
+        }
       }
     }
   }
@@ -1333,24 +1346,25 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
       }
     }
   }
-  // Rows of 8 vectors: four to a thread on 8 lanes (one vector each) in 64-thread blocks from
-  // kFourRowsPerThreadRows, one below.
+  // Rows of 8 vectors that are not dense: four to a thread on 8 lanes (one vector each) in
+  // 64-thread blocks from kFourRowsPerThreadRows, one below (strided per-head rows have a layout
+  // of their own there: the test above).
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (bool rank3 : {false, true}) {
       for (int cc : {80, 90, 100}) {
         INFO(op_name(op) << " hidden 64" << (rank3 ? " 3-D" : "") << " sm_" << cc);
-        const KernelConfig four = pick(op, 64, kFourRowsPerThreadRows, DType::bf16, rank3, cc);
-        INFO(slug(four));
-        CHECK(four.rows_per_thread == 4);
-        CHECK(four.threads_per_row == 8);
-        CHECK(four.block_threads() == 64);
-        CHECK(four.rows_per_cta() == 32);
-        CHECK(rows_per_thread_unsupported(four).empty());
-        // Strided rows share the weight and reconvert until kOneVectorLaneRows (the test above).
-        KernelConfig plain = four;
-        CHECK(plain.weight_shared == rank3);
-        plain.reconvert = plain.weight_shared = false;
-        CHECK(pick(op, 64, 1 << 20, DType::bf16, rank3, cc) == plain);
+        if (!rank3) {
+          const KernelConfig four = pick(op, 64, kFourRowsPerThreadRows, DType::bf16, rank3, cc);
+          INFO(slug(four));
+          CHECK(four.rows_per_thread == 4);
+          CHECK(four.threads_per_row == 8);
+          CHECK(four.block_threads() == 64);
+          CHECK(four.rows_per_cta() == 32);
+          CHECK(rows_per_thread_unsupported(four).empty());
+          CHECK_FALSE(four.weight_shared);
+          CHECK_FALSE(four.reconvert);
+          CHECK(pick(op, 64, 1 << 20, DType::bf16, rank3, cc) == four);
+        }
         const KernelConfig fewer = pick(op, 64, kFourRowsPerThreadRows - 1, DType::bf16, rank3, cc);
         CHECK(fewer.rows_per_thread == 1);
         CHECK(fewer.threads_per_row == 4);
