@@ -815,27 +815,18 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   }
   // Several rows a thread on several row groups a block read the weight once a block, through
   // shared memory (KernelConfig::weight_shared): rows of 32 vectors (head_dim 256, 16-bit) from
-  // kWeightSharedRows, and dense rows of 8 (head_dim 64) from kWeightSharedDenseRows until
-  // kWeightSharedDenseEndRows. H200, median us, interleaved in one process, 60 samples, default /
-  // weight_shared, rounds in separate processes (session 34, docs/results/h200-2026-12-01-s34,
-  // shared-call*.txt). Rows of 32 (16 lanes x 2 rows a thread, 32 lanes from kOneVectorLaneRows):
+  // kWeightSharedRows (per-head rows of 8 and 16 vectors: below). H200, median us, interleaved in
+  // one process, 60 samples, default / weight_shared, rounds in separate processes (session 34,
+  // docs/results/h200-2026-12-01-s34, shared-call*.txt). Rows of 32 (16 lanes x 2 rows a thread,
+  // 32 lanes from kOneVectorLaneRows):
   // bf16 x 256: 24576 9.63, 9.76, 9.82/9.66, 9.54, 9.57; 32768 11.39, 11.36, 11.46/11.26, 11.23,
   // 11.36; 49152 14.88, 14.82, 14.91/14.72, 14.66, 14.82; 65536 18.34, 18.40, 18.50/18.30, 18.30,
   // 18.40; 131072 33.38, 33.25, 33.41/33.09, 33.06, 33.18; 262144 64.83, 64.99, 65.02/64.45,
   // 64.03, 64.42; 524288 127.39, 127.65, 127.65/126.88, 127.10, 127.04; f16 the same way (0-1.3
   // %); but 16384 7.68, 7.87, 7.94/7.87, 8.03, 8.06 (f16 1.3 % behind too), hence the threshold.
-  // Dense rows of 8: bf16 x 64: 98304 9.73, 9.63, 9.73/9.60, 9.57, 9.63 (f16 10.02, 9.98,
-  // 10.02/9.57, 9.54, 9.47); 114688 10.56, 10.59, 10.37/10.40, 10.46, 10.30 (f16 10.85, 10.98,
-  // 10.66/10.50, 10.50, 10.24); 131072 11.58, 11.65, 11.55/11.30, 11.46, 11.20 (f16 1.0-1.4 %);
-  // but 163840 13.41, 13.44, 13.38/13.63, 13.63, 13.50, and 0-2 % behind at 180224, 196608,
-  // 393216 and 524288 (f16 too); within 1.5 % either way at 65536, 81920 and 262144: hence the
-  // window. Rows of 16 (head_dim 128) went either way by up to 1.7 % (32768 behind, 98304-131072
-  // 0.5 % ahead, 196608-262144 behind), so they keep the weight a thread. Rows of 8 or 32
-  // narrower vectors (an input whose alignment allows only 8- or 4-byte vectors) take the rules
-  // here and below at the same vector count, not measured.
-  if (c.rows_per_thread > 1 && weight_shared_applies(c) &&
-      ((row_vectors == 32 && p.rows >= kWeightSharedRows) ||
-       (row_vectors == 8 && c.dense && p.rows >= kWeightSharedDenseRows && p.rows < kWeightSharedDenseEndRows)))
+  // Rows of 32 narrower vectors (an input whose alignment allows only 8- or 4-byte vectors) take
+  // the rules here and below at the same vector count, not measured.
+  if (c.rows_per_thread > 1 && weight_shared_applies(c) && row_vectors == 32 && p.rows >= kWeightSharedRows)
     c.weight_shared = true;
   // Rows of 32 vectors on 16 lanes (two items a lane, kBulkRowsRmsnorm until kOneVectorLaneRows)
   // are converted again for their output (KernelConfig::reconvert) and, in dense calls, addressed
@@ -857,39 +848,63 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     c.reconvert = true;
     c.dense = p.dense_rows && dense_applies(c);
   }
-  // Strided per-head rows (ProblemSpec::rank3: q or k viewed in a fused qkv tensor, whose rows
-  // the kernels address from two strides) go 8 lanes x 2 rows a thread, 16 rows a pass, read the
-  // weight once a block and convert each row again for its output: rows of 16 vectors (head_dim
-  // 128) from kStridedSharedRows until kStridedSharedEndRows, rows of 8 (head_dim 64; one vector a
-  // lane) from kFourRowsPerThreadRows on. H200, median us, interleaved in one process, 60 samples,
-  // two rounds in two processes, [tokens, 32, D] viewed in [tokens, 48, D].
-  // Rows of 16, the kernels of 9e88edb (session 35, docs/results/h200-2026-12-01-s35,
-  // strided-call3-*.txt), default / this: bf16 2048 tokens (65536 rows) 11.46, 11.52/11.33, 11.36;
-  // 4096 18.75, 18.66/18.34, 18.27; 8192 33.54, 33.60/33.02, 33.12; f16 2048 11.74, 11.78/11.36,
-  // 11.42; 4096 18.82, 18.94/18.34, 18.43; 8192 33.60, 33.54/33.15, 33.15; the layout outside the
-  // window (16 lanes x 4 rows) / this (session 36, docs/results/h200-2026-12-01-s36,
-  // window128-call1-*.txt): bf16 10240 41.38, 41.31/41.12, 41.12; 12288 49.41, 49.28/48.99, 49.02;
-  // 14336 57.66, 57.34/57.02, 57.76; f16 10240-14336 level (+-0.4 %); but 1024 (32768 rows) 8.00,
-  // 8.00/8.13, 8.13 and 16384 (524288) level (65.18, 65.28/65.15, 65.15), hence the window.
-  // Rows of 8, three rounds (session 36, strided64-call3-*.txt), the four-rows layout (8 lanes x 8
-  // row groups, reconverted with the shared weight below kOneVectorLaneRows) / this: bf16 4096
-  // tokens (131072 rows) 11.71, 11.71, 11.52/11.58, 11.49, 11.49; 6144 15.20, 15.17, 15.07/15.04,
-  // 15.04, 14.91; 8192 18.88, 18.85, 18.72/18.62, 18.62, 18.46; 12288 25.98, 25.76, 25.66/25.82,
-  // 25.63, 25.47; 16384 33.63, 33.63, 33.41/33.15, 33.38, 33.12; 32768 65.34, 65.34, 65.31/64.96,
-  // 65.12, 64.93 (0.5-1.3 % in the mean of the rounds); f16 0.4-1.7 %; k (8 heads of 48) at
-  // 16384-65536 tokens 0.8-1.8 %; gemma at 4096 and 8192 tokens 1.4-2.0 %. Without the second
-  // conversion: mixed, -0.6 to +0.9 %. From 2048 tokens (65536 rows, one row a thread on 4 lanes) not measured in this form
-  // (two rows a thread with the shared weight was level there, strided64-call2-*.txt). Dense
-  // calls have their own layouts above.
-  if (!info.residual && p.rank3 && dtype_size(c.input_dtype) == 2) {
-    const bool sixteen = row_vectors == 16 && p.rows >= kStridedSharedRows && p.rows < kStridedSharedEndRows;
-    const bool eight = row_vectors == 8 && p.rows >= kFourRowsPerThreadRows;
+  // Per-head rows of 8 and 16 vectors (head_dim 64 and 128 in 16-bit types) go 8 lanes x 16 row
+  // groups, read the weight once a block (KernelConfig::weight_shared) and convert each row again
+  // for its output (KernelConfig::reconvert), in these windows:
+  // - strided rows (ProblemSpec::rank3: q or k viewed in a fused qkv tensor, whose rows the
+  //   kernels address from two strides), two a thread: rows of 16 vectors from kStridedSharedRows
+  //   until kStridedSharedEndRows, rows of 8 (one vector a lane) from kFourRowsPerThreadRows on;
+  // - dense rows (ProblemSpec::dense_rows, addressed from one base: KernelConfig::dense): rows of
+  //   16 two a thread from kDenseSharedRows16 until kDenseSharedEndRows16, rows of 8 four a thread
+  //   from kDenseSharedRows8 until kOneVectorLaneDenseRows.
+  // H200, median us, interleaved in one process, 60 samples, rounds in separate processes.
+  // Strided, [tokens, 32, D] viewed in [tokens, 48, D]. Rows of 16, the kernels of 9e88edb
+  // (session 35, docs/results/h200-2026-12-01-s35, strided-call3-*.txt), default / this: bf16
+  // 2048 tokens (65536 rows) 11.46, 11.52/11.33, 11.36; 4096 18.75, 18.66/18.34, 18.27; 8192
+  // 33.54, 33.60/33.02, 33.12; f16 2048 11.74, 11.78/11.36, 11.42; 4096 18.82, 18.94/18.34, 18.43;
+  // 8192 33.60, 33.54/33.15, 33.15; the layout outside the window (16 lanes x 4 rows) / this
+  // (session 36, docs/results/h200-2026-12-01-s36, window128-call1-*.txt): bf16 10240 41.38,
+  // 41.31/41.12, 41.12; 12288 49.41, 49.28/48.99, 49.02; 14336 57.66, 57.34/57.02, 57.76; f16
+  // 10240-14336 level (+-0.4 %); but 1024 (32768 rows) 8.00, 8.00/8.13, 8.13 and 16384 (524288)
+  // level (65.18, 65.28/65.15, 65.15), hence the window. Rows of 8, three rounds (session 36,
+  // strided64-call3-*.txt), the four-rows layout (8 lanes x 8 row groups, reconverted with the
+  // shared weight below kOneVectorLaneRows) / this: bf16 4096 tokens (131072 rows) 11.71, 11.71,
+  // 11.52/11.58, 11.49, 11.49; 6144 15.20, 15.17, 15.07/15.04, 15.04, 14.91; 8192 18.88, 18.85,
+  // 18.72/18.62, 18.62, 18.46; 12288 25.98, 25.76, 25.66/25.82, 25.63, 25.47; 16384 33.63, 33.63,
+  // 33.41/33.15, 33.38, 33.12; 32768 65.34, 65.34, 65.31/64.96, 65.12, 64.93 (0.5-1.3 % in the
+  // mean of the rounds); f16 0.4-1.7 %; k (8 heads of 48) at 16384-65536 tokens 0.8-1.8 %; gemma
+  // at 4096 and 8192 tokens 1.4-2.0 %. Without the second conversion: mixed, -0.6 to +0.9 %. From
+  // 2048 tokens (65536 rows, one row a thread on 4 lanes) not measured in this form (two rows a
+  // thread with the shared weight was level there, strided64-call2-*.txt).
+  // Dense, three rounds (session 36, dense-call5-*.txt), default / this. Rows of 16 (8 lanes x 2
+  // rows below kFourRowsPerThreadRows, 16 lanes x 8 rows reconverted and dense from it): bf16
+  // 49152 9.70, 9.66, 9.76/9.38, 9.38, 9.54; 65536 11.33, 11.46, 11.55/11.10, 11.20, 11.42; 98304
+  // level; 131072 18.46, 18.50, 18.59/18.05, 18.08, 18.27; 163840 level; 196608 25.44, 25.34,
+  // 25.44/25.06, 25.12, 25.18; f16 49152 2.8 %, 65536 1.7 %, 131072 1.9 % ahead, 98304-196608
+  // level (-0.6 to +0.3 %); but 221184 f16 28.13, 28.13, 28.38/28.45, 28.54, 28.58 and 262144 f16
+  // 32.77, 32.93, 32.99/33.34, 33.38, 33.41 (bf16 level at both), hence the window. Rows of 8
+  // (8 lanes x 8 rows, four a thread with the shared weight, dense, below kFourRowsPerThreadRows;
+  // eight a thread reconverted from it): bf16 98304 9.60, 9.47, 9.66/9.50, 9.44, 9.38; 131072
+  // 11.39, 11.26, 11.52/11.30, 11.17, 11.36; 196608 15.30, 15.33, 15.42/14.78, 14.78, 14.91;
+  // 262144 18.53, 18.50, 18.53/18.30, 18.05, 18.30; f16 1.3-2.2 % ahead at 98304-262144; but 65536
+  // bf16 1.3 % behind, and 393216 and 524288 level (-0.6 to +0.2 %), hence the window. Gemma bf16
+  // (dense-call5-gemma.txt, one round): 131072 x 128 0.978, 196608 x 128 0.991, 131072 x 64 0.972,
+  // 196608 x 64 0.967 of the default. Rows of 8 two a thread: 0.6-0.7 % behind four at
+  // 98304-131072. The weight shared alone on the other layouts went either way for rows of 16
+  // (session 34) and gained for rows of 8 only at 98304-131071 (session 34's window, which this
+  // replaces).
+  if (!info.residual && dtype_size(c.input_dtype) == 2 && (p.rank3 || p.dense_rows)) {
+    const bool sixteen = row_vectors == 16 && (p.rank3 ? p.rows >= kStridedSharedRows && p.rows < kStridedSharedEndRows
+                                                       : p.rows >= kDenseSharedRows16 && p.rows < kDenseSharedEndRows16);
+    const bool eight = row_vectors == 8 && (p.rank3 ? p.rows >= kFourRowsPerThreadRows
+                                                    : p.rows >= kDenseSharedRows8 && p.rows < kOneVectorLaneDenseRows);
     KernelConfig s = c;
     s.threads_per_row = 8;
     s.rows_per_block = 16;
-    s.rows_per_thread = 2;
+    s.rows_per_thread = eight && p.dense_rows ? 4 : 2;
     s.reconvert = true;
     s.weight_shared = true;
+    s.dense = p.dense_rows && dense_applies(s);
     if ((sixteen || eight) && rows_per_thread_unsupported(s).empty() && weight_shared_applies(s)) c = s;
   }
   // 16-bit rmsnorm rows of 65-96 vectors (hidden 520-768) from kBulkRowsRmsnorm rows: 32 lanes x

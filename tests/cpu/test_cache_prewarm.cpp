@@ -365,10 +365,11 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   CHECK(st == NORMJIT_SUCCESS);
   // 2 ops x 2 dtypes at 2048 (each also pinned from kPinWeightRows; the fused add: few and many
   // rows), rmsnorm x 2 dtypes x (rank3, 2-D) at 128, one, (from kBulkRowsRmsnorm) two and (from
-  // kFourRowsPerThreadRows) four rows per thread, (from kOneVectorLaneRows) four on 16 lanes, and
-  // for dense 2-D rows (from kFourRowsPerThreadRows) eight per thread; each of the 8 problems also
-  // for up to kFewRowsMax rows (the PDL trigger early).
-  CHECK(q.kernels == 36);
+  // kFourRowsPerThreadRows) four rows per thread, (from kOneVectorLaneRows) four on 16 lanes, two
+  // with the shared weight and reconverted (strided rows from kStridedSharedRows, dense ones from
+  // kDenseSharedRows16), and for dense 2-D rows (from kDenseSharedEndRows16) eight per thread;
+  // each of the 8 problems also for up to kFewRowsMax rows (the PDL trigger early).
+  CHECK(q.kernels == 38);
 
   normjit_prewarm_result small{};
   small.struct_size = 4;

@@ -1145,7 +1145,7 @@ TEST_CASE("prefetch is forced only where there is a PDL wait, and a residual for
   }
 }
 
-TEST_CASE("strided per-head rows of 16 and 8 vectors go 8 lanes x 2 rows, share the weight and reconvert in their windows",
+TEST_CASE("per-head rows of 16 and 8 vectors, strided or dense, go 8 lanes x 16 row groups, share the weight and reconvert in their windows",
           "[config][heuristics]") {
   ProblemSpec p;
   p.rank3 = true;
@@ -1210,11 +1210,44 @@ TEST_CASE("strided per-head rows of 16 and 8 vectors go 8 lanes x 2 rows, share 
       }
     }
   }
+  // Dense rows (ProblemSpec::dense_rows): the same layout, addressed from one base, rows of 16
+  // two a thread in [kDenseSharedRows16, kDenseSharedEndRows16), rows of 8 four a thread in
+  // [kDenseSharedRows8, kOneVectorLaneDenseRows); outside, layouts without the shared weight.
+  p.rank3 = false;
+  p.dense_rows = true;
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (int cc : {80, 90, 100}) {
+        INFO(op_name(op) << " " << dtype_name(dt) << " sm_" << cc << " dense");
+        struct Window { std::int64_t hidden, from, to; int rows_per_thread; };
+        for (const Window& w : {Window{128, kDenseSharedRows16, kDenseSharedEndRows16, 2},
+                                Window{64, kDenseSharedRows8, kOneVectorLaneDenseRows, 4}}) {
+          for (std::int64_t rows : {w.from, kFourRowsPerThreadRows - 1, kFourRowsPerThreadRows, w.to - 1}) {
+            const KernelConfig c = pick(w.hidden, rows, dt, cc, op);
+            INFO(w.hidden << " x " << rows << " rows: " << slug(c));
+            CHECK(c.threads_per_row == 8);
+            CHECK(c.rows_per_block == 16);
+            CHECK(c.rows_per_thread == w.rows_per_thread);
+            CHECK(c.reconvert);
+            CHECK(c.weight_shared);
+            CHECK(c.dense);
+          }
+          for (std::int64_t rows : {kBulkRowsRmsnorm, w.from - 1, w.to, std::int64_t(1) << 24}) {
+            const KernelConfig c = pick(w.hidden, rows, dt, cc, op);
+            INFO(w.hidden << " x " << rows << " rows: " << slug(c));
+            CHECK_FALSE(c.weight_shared);
+          }
+        }
+      }
+    }
+  }
+  p.dense_rows = false;
   // Not fp32 rows.
   CHECK_FALSE(pick(128, kFourRowsPerThreadRows, DType::f32, 90).weight_shared);
+  CHECK_FALSE(pick(64, kFourRowsPerThreadRows, DType::f32, 90).weight_shared);
 }
 
-TEST_CASE("rows of 32 vectors from kWeightSharedRows and dense rows of 8 in a window read the weight once a block",
+TEST_CASE("rows of 32 vectors from kWeightSharedRows read the weight once a block",
           "[config][heuristics]") {
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt, bool dense, int cc) {
@@ -1259,21 +1292,7 @@ TEST_CASE("rows of 32 vectors from kWeightSharedRows and dense rows of 8 in a wi
           CHECK_FALSE(lanes.reconvert);
           CHECK_FALSE(lanes.dense);
           CHECK(pick(op, 256, 1 << 24, dt, dense, cc) == lanes);
-          // Rows of 8 vectors: dense ones in [kWeightSharedDenseRows, kWeightSharedDenseEndRows),
-          // four and then eight to a thread; other calls never.
-          for (std::int64_t rows : {kWeightSharedDenseRows, kFourRowsPerThreadRows - 1, kFourRowsPerThreadRows,
-                                    kWeightSharedDenseEndRows - 1}) {
-            INFO(rows << " rows");
-            CHECK(pick(op, 64, rows, dt, dense, cc).weight_shared == dense);
-          }
-          for (std::int64_t rows : {kFourRowsPerThreadDenseRows, kWeightSharedDenseRows - 1, kWeightSharedDenseEndRows,
-                                    kOneVectorLaneRows, std::int64_t(1) << 24}) {
-            INFO(rows << " rows");
-            CHECK_FALSE(pick(op, 64, rows, dt, dense, cc).weight_shared);
-          }
-          // Not rows of 16 vectors (head_dim 128), at any count.
-          for (std::int64_t rows : {kBulkRowsRmsnorm, kFourRowsPerThreadRows, kOneVectorLaneRows, std::int64_t(1) << 24})
-            CHECK_FALSE(pick(op, 128, rows, dt, dense, cc).weight_shared);
+          // Rows of 8 and 16 vectors: the per-head layouts' test above.
         }
       }
     }
@@ -1387,7 +1406,9 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
           return c;
         };
         auto other = [&](std::int64_t hidden, std::int64_t rows) { return pick(op, hidden, rows, dt, false, cc); };
-        const KernelConfig eight = dense(128, kFourRowsPerThreadRows);
+        // (Rows of 16 from kDenseSharedEndRows16, rows of 8 from kOneVectorLaneDenseRows: past the
+        // windows of the per-head layouts with the shared weight, tested above.)
+        const KernelConfig eight = dense(128, kDenseSharedEndRows16);
         INFO(slug(eight));
         CHECK(eight.rows_per_thread == 8);
         CHECK(eight.threads_per_row == 16);
@@ -1399,11 +1420,10 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
         CHECK(dense(128, kOneVectorLaneDenseRows - 1) == eight);
         CHECK(other(128, kFourRowsPerThreadRows).rows_per_thread == 4);
         CHECK_FALSE(other(128, kFourRowsPerThreadRows).dense);
-        CHECK(dense(128, kFourRowsPerThreadRows - 1) == other(128, kFourRowsPerThreadRows - 1));
+        CHECK(dense(128, kDenseSharedRows16 - 1) == other(128, kDenseSharedRows16 - 1));
         CHECK(dense(128, kOneVectorLaneDenseRows) == other(128, kOneVectorLaneDenseRows));
         CHECK(dense(256, kOneVectorLaneRows) == other(256, kOneVectorLaneRows));
-        // (kWeightSharedDenseEndRows: past the window in which they read the weight once a block.)
-        const KernelConfig eight64 = dense(64, kWeightSharedDenseEndRows);
+        const KernelConfig eight64 = dense(64, kOneVectorLaneDenseRows);
         INFO(slug(eight64));
         CHECK(eight64.rows_per_thread == 8);
         CHECK(eight64.threads_per_row == 8);
@@ -1420,7 +1440,7 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
         CHECK(four64.dense);
         CHECK_FALSE(four64.reconvert);
         CHECK(rows_per_thread_unsupported(four64).empty());
-        CHECK(dense(64, kWeightSharedDenseRows - 1) == four64);
+        CHECK(dense(64, kDenseSharedRows8 - 1) == four64);
         CHECK(other(64, kFourRowsPerThreadRows - 1).rows_per_thread == 1);
         CHECK(dense(64, kFourRowsPerThreadDenseRows - 1) == other(64, kFourRowsPerThreadDenseRows - 1));
       }

@@ -670,12 +670,14 @@ std::vector<Switch> switch_cases() {
           Switch{Op::gemma_rmsnorm, 128, normjit::detail::kOneVectorLaneDenseRows, DType::f16},
           Switch{Op::rmsnorm, 64, normjit::detail::kFourRowsPerThreadRows, DType::f16},
           Switch{Op::gemma_rmsnorm, 64, normjit::detail::kFourRowsPerThreadDenseRows},
-          // the weight read once a block: rows of 32 vectors from kWeightSharedRows, dense rows
-          // of 8 in [kWeightSharedDenseRows, kWeightSharedDenseEndRows)
+          // the weight read once a block: rows of 32 vectors from kWeightSharedRows; dense rows
+          // of 16 and 8 vectors on 8 lanes x 16 row groups in their windows
           Switch{Op::rmsnorm, 256, normjit::detail::kWeightSharedRows},
           Switch{Op::gemma_rmsnorm, 256, normjit::detail::kOneVectorLaneRows, DType::f16},
-          Switch{Op::rmsnorm, 64, normjit::detail::kWeightSharedDenseRows},
-          Switch{Op::gemma_rmsnorm, 64, normjit::detail::kWeightSharedDenseEndRows, DType::f16},
+          Switch{Op::rmsnorm, 128, normjit::detail::kDenseSharedRows16},
+          Switch{Op::gemma_rmsnorm, 128, normjit::detail::kDenseSharedEndRows16, DType::f16},
+          Switch{Op::rmsnorm, 64, normjit::detail::kDenseSharedRows8},
+          Switch{Op::gemma_rmsnorm, 64, normjit::detail::kOneVectorLaneDenseRows, DType::f16},
           // rows of 65-96 vectors: 32 lanes, two rows a thread (2.25 and 3 items)
           Switch{Op::rmsnorm, 576, normjit::detail::kBulkRowsRmsnorm},
           Switch{Op::gemma_rmsnorm, 768, normjit::detail::kBulkRowsRmsnorm, DType::f16},
