@@ -762,7 +762,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 33.41/32.90. From 393216 it was level or behind the lanes of one vector (bf16 49.02/49.31,
     // 49.02/49.22; 524288 64.99/65.47, 65.22/65.34; f16 ahead by 0-1 %), hence the threshold. The
     // same layout not dense lost (221184 x 128 28.74/28.86). Rows of 32 vectors gained nothing
-    // from it (32768-262144 x 256 within +-1 %, dense-call2-256.txt).
+    // from it (32768-262144 x 256 within +-1 %, dense-call2-256.txt). Below kDenseSharedEndRows16
+    // the per-head rule further down (8 lanes x 16 row groups, the weight shared) replaces it.
     if (row_vectors == 16 && p.dense_rows && p.rows >= kFourRowsPerThreadRows && p.rows < kOneVectorLaneDenseRows) {
       two.threads_per_row = 16;
       two.rows_per_block = 4;
@@ -797,7 +798,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 11.65/11.55, 11.71/11.68; 262144 18.59/18.43, 18.66/18.59; 524288 33.25/32.86, 33.50/33.06;
   // 1048576 65.18/65.02, 65.09/65.31; f16 131072 11.71/11.65, 11.87/11.78; 262144 18.59/18.53,
   // 18.91/18.72; 524288 33.47/32.83, 33.86/33.12; 1048576 65.31/65.15, 64.67/65.25. Eight without
-  // the second conversion lost in f16 (131072 11.87, 12.03).
+  // the second conversion lost in f16 (131072 11.87, 12.03). From kDenseSharedRows8 until
+  // kOneVectorLaneDenseRows the per-head rule further down replaces the dense layouts, and from
+  // kFourRowsPerThreadRows on the strided one.
   if (!info.residual && dtype_size(c.input_dtype) == 2 && row_vectors == 8 &&
       p.rows >= (p.dense_rows ? kFourRowsPerThreadDenseRows : kFourRowsPerThreadRows)) {
     KernelConfig four = c;
