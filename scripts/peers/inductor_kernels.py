@@ -3,7 +3,7 @@
 eviction policies and loops) and the launch config each autotuner kept (XBLOCK, R0_BLOCK,
 num_warps, num_stages), default and max-autotune. On the GPU machine:
 
-  python3 scripts/peers/inductor_kernels.py [--shapes rms:32768x8192,fused:32768x4096]
+  python3 scripts/peers/inductor_kernels.py [--shapes rms:32768x8192,fused:32768x4096,heads:8192x32x64/48]
       [--launches] [--ptx-dir DIR]
 
 --launches profiles one call of each compiled function and prints the grid, block and registers
@@ -84,8 +84,13 @@ def main():
     a = ap.parse_args()
     for item in a.shapes.split(","):
         kind, shape = item.split(":")
-        T, H = map(int, shape.split("x"))
-        x = torch.randn(T, H, device="cuda", dtype=torch.bfloat16)
+        if kind == "heads":  # per-head rows TxNxD, or TxNxD/Q: the first N heads of a [T, Q, D] tensor
+            dims, _, qkv = shape.partition("/")
+            T, N, H = map(int, dims.split("x"))
+            x = torch.randn(T, int(qkv or N), H, device="cuda", dtype=torch.bfloat16)[:, :N, :]
+        else:
+            T, H = map(int, shape.split("x"))
+            x = torch.randn(T, H, device="cuda", dtype=torch.bfloat16)
         r = torch.randn_like(x)
         w = torch.rand(H, device="cuda", dtype=torch.bfloat16) + 1
         for mode in a.modes.split(","):
@@ -100,13 +105,13 @@ def main():
                     return F.rms_norm(x, (H,), w, 1e-6)
             fn = torch.compile(f, mode=mode, dynamic=False)
             _, codes = run_and_get_code(fn, x, r, w)
-            print(f"===== {kind} {T}x{H} {mode}", flush=True)
+            print(f"===== {kind} {shape} {mode}", flush=True)
             for c in codes:
                 print("\n".join(l for l in c.splitlines() if any(k in l for k in KEEP)))
             for name, cfg in kept_configs():
                 print(f"kept config: {name}: {cfg}", flush=True)
             if a.launches:
-                print_launches(fn, (x, r, w), f"{kind} {T}x{H} {mode}")
+                print_launches(fn, (x, r, w), f"{kind} {shape} {mode}")
     if a.ptx_dir:
         os.makedirs(a.ptx_dir, exist_ok=True)
         copied = 0
