@@ -890,9 +890,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // eight a thread reconverted from it): bf16 98304 9.60, 9.47, 9.66/9.50, 9.44, 9.38; 131072
   // 11.39, 11.26, 11.52/11.30, 11.17, 11.36; 196608 15.30, 15.33, 15.42/14.78, 14.78, 14.91;
   // 262144 18.53, 18.50, 18.53/18.30, 18.05, 18.30; f16 1.3-2.2 % ahead at 98304-262144; but 65536
-  // bf16 1.3 % behind, and 393216 and 524288 level (-0.6 to +0.2 %), hence the window. Gemma bf16
+  // bf16 1.3 % behind, and 393216 and 524288 level (within 0.6 %), hence the window. Gemma bf16
   // (dense-call5-gemma.txt, one round): 131072 x 128 0.978, 196608 x 128 0.991, 131072 x 64 0.972,
-  // 196608 x 64 0.967 of the default. Rows of 8 two a thread: 0.6-0.7 % behind four at
+  // 196608 x 64 0.967 of the default. Rows of 8 two a thread: 1.4-2.0 % behind four at
   // 98304-131072. The weight shared alone on the other layouts went either way for rows of 16
   // (session 34) and gained for rows of 8 only at 98304-131071 (session 34's window, which this
   // replaces).
