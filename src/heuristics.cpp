@@ -799,8 +799,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 1048576 65.18/65.02, 65.09/65.31; f16 131072 11.71/11.65, 11.87/11.78; 262144 18.59/18.53,
   // 18.91/18.72; 524288 33.47/32.83, 33.86/33.12; 1048576 65.31/65.15, 64.67/65.25. Eight without
   // the second conversion lost in f16 (131072 11.87, 12.03). From kDenseSharedRows8 until
-  // kOneVectorLaneDenseRows the per-head rule further down replaces the dense layouts, and from
-  // kFourRowsPerThreadRows on the strided one.
+  // kOneVectorLaneDenseRows the per-head rule further down replaces the dense layouts, and it
+  // replaces this one for strided rows altogether (they take its layout from kStridedSharedRows8).
   if (!info.residual && dtype_size(c.input_dtype) == 2 && row_vectors == 8 &&
       p.rows >= (p.dense_rows ? kFourRowsPerThreadDenseRows : kFourRowsPerThreadRows)) {
     KernelConfig four = c;
@@ -856,7 +856,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // for its output (KernelConfig::reconvert), in these windows:
   // - strided rows (ProblemSpec::rank3: q or k viewed in a fused qkv tensor, whose rows the
   //   kernels address from two strides), two a thread: rows of 16 vectors from kStridedSharedRows
-  //   until kStridedSharedEndRows, rows of 8 (one vector a lane) from kFourRowsPerThreadRows on;
+  //   until kStridedSharedEndRows, rows of 8 (one vector a lane) from kStridedSharedRows8 on;
   // - dense rows (ProblemSpec::dense_rows, addressed from one base: KernelConfig::dense): rows of
   //   16 two a thread from kDenseSharedRows16 until kDenseSharedEndRows16, rows of 8 four a thread
   //   from kDenseSharedRows8 until kOneVectorLaneDenseRows.
@@ -876,9 +876,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 18.72/18.62, 18.62, 18.46; 12288 25.98, 25.76, 25.66/25.82, 25.63, 25.47; 16384 33.63, 33.63,
   // 33.41/33.15, 33.38, 33.12; 32768 65.34, 65.34, 65.31/64.96, 65.12, 64.93 (0.5-1.3 % in the
   // mean of the rounds); f16 0.4-1.7 %; k (8 heads of 48) at 16384-65536 tokens 0.8-1.8 %; gemma
-  // at 4096 and 8192 tokens 1.4-2.0 %. Without the second conversion: mixed, -0.6 to +0.9 %. From
-  // 2048 tokens (65536 rows, one row a thread on 4 lanes) not measured in this form (two rows a
-  // thread with the shared weight was level there, strided64-call2-*.txt).
+  // at 4096 and 8192 tokens 1.4-2.0 %. Without the second conversion: mixed, -0.6 to +0.9 %.
+  // Below, against one row a thread on 4 lanes (strided64-call10-*.txt, three rounds, mean of
+  // the rounds): 3072 tokens (98304 rows) bf16 10.25 -> 0.955, f16 10.23 -> 0.957; two rounds
+  // (strided64-call11-*.txt): 2560 (81920 rows) bf16 9.50, 9.57/8.99, 9.06, f16 9.50, 9.63/9.06,
+  // 9.09; 2816 (90112) bf16 9.92, 10.11/9.41, 9.50, f16 9.95, 10.02/9.54, 9.54; but 2048 (65536)
+  // 0.995 and 1.006, hence kStridedSharedRows8 (65537-81919 rows not measured).
   // Dense, three rounds (session 36, dense-call5-*.txt), default / this. Rows of 16 (8 lanes x 2
   // rows below kFourRowsPerThreadRows, 16 lanes x 8 rows reconverted and dense from it): bf16
   // 49152 9.70, 9.66, 9.76/9.38, 9.38, 9.54; 65536 11.33, 11.46, 11.55/11.10, 11.20, 11.42; 98304
@@ -899,7 +902,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   if (!info.residual && dtype_size(c.input_dtype) == 2 && (p.rank3 || p.dense_rows)) {
     const bool sixteen = row_vectors == 16 && (p.rank3 ? p.rows >= kStridedSharedRows && p.rows < kStridedSharedEndRows
                                                        : p.rows >= kDenseSharedRows16 && p.rows < kDenseSharedEndRows16);
-    const bool eight = row_vectors == 8 && (p.rank3 ? p.rows >= kFourRowsPerThreadRows
+    const bool eight = row_vectors == 8 && (p.rank3 ? p.rows >= kStridedSharedRows8
                                                     : p.rows >= kDenseSharedRows8 && p.rows < kOneVectorLaneDenseRows);
     KernelConfig s = c;
     s.threads_per_row = 8;

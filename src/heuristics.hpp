@@ -64,7 +64,7 @@ constexpr std::int64_t kWeightSharedRows = 32768;
 // Per-head rmsnorm rows of 8 and 16 16-byte vectors (head_dim 64 and 128) go 8 lanes x 16 row
 // groups with the weight shared and the output reconverted (choose_rms_norm): strided ones
 // (ProblemSpec::rank3) of 16 vectors from kStridedSharedRows until kStridedSharedEndRows, of 8
-// from kFourRowsPerThreadRows on; dense ones (ProblemSpec::dense_rows) of 16 vectors from
+// from kStridedSharedRows8 on; dense ones (ProblemSpec::dense_rows) of 16 vectors from
 // kDenseSharedRows16 until kDenseSharedEndRows16, of 8 from kDenseSharedRows8 until
 // kOneVectorLaneDenseRows.
 constexpr std::int64_t kStridedSharedRows = 65536;
@@ -72,6 +72,7 @@ constexpr std::int64_t kStridedSharedEndRows = 524288;
 constexpr std::int64_t kDenseSharedRows16 = 49152;
 constexpr std::int64_t kDenseSharedEndRows16 = 221184;
 constexpr std::int64_t kDenseSharedRows8 = 98304;
+constexpr std::int64_t kStridedSharedRows8 = 81920;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
@@ -80,7 +81,8 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // 16 vectors: two rows a thread, then four, or eight when dense; of 8: one, then four, or eight
 // when dense), kFourRowsPerThreadDenseRows (dense rows of 8: four), kOneVectorLaneRows,
 // kOneVectorLaneDenseRows, kWeightSharedRows, kStridedSharedRows (= kFourRowsPerThreadDenseRows),
-// kStridedSharedEndRows, kDenseSharedRows16, kDenseSharedEndRows16, kDenseSharedRows8 and the
+// kStridedSharedEndRows, kStridedSharedRows8, kDenseSharedRows16, kDenseSharedEndRows16,
+// kDenseSharedRows8 and the
 // thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
 // vectors take their many-rows layouts there, and kLateWeightRows stands for them (on sm_90+ they
 // do not switch at kPinWeightRows or kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once
@@ -90,9 +92,10 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
 constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
                                          kKeepOutRows, kBulkRowsRmsnorm, kRereadNpotRows, kWeightSharedRows,
-                                         kDenseSharedRows16, kFourRowsPerThreadDenseRows, kDenseSharedRows8,
-                                         kFourRowsPerThreadRows, kDenseSharedEndRows16, kOneVectorLaneRows,
-                                         kOneVectorLaneDenseRows, kStridedSharedEndRows, std::int64_t(1) << 40};
+                                         kDenseSharedRows16, kFourRowsPerThreadDenseRows, kStridedSharedRows8,
+                                         kDenseSharedRows8, kFourRowsPerThreadRows, kDenseSharedEndRows16,
+                                         kOneVectorLaneRows, kOneVectorLaneDenseRows, kStridedSharedEndRows,
+                                         std::int64_t(1) << 40};
 static_assert(kStridedSharedRows == kFourRowsPerThreadDenseRows, "kRowClasses reaches kStridedSharedRows there");
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two

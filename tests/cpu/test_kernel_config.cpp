@@ -1184,10 +1184,10 @@ TEST_CASE("per-head rows of 16 and 8 vectors, strided or dense, go 8 lanes x 16 
           flat.rank3 = true;
           CHECK(c == flat);
         }
-        // head_dim 64: the same layout from kFourRowsPerThreadRows on; below it, the layouts of
+        // head_dim 64: the same layout from kStridedSharedRows8 on; below it, the layouts of
         // 2-D rows that are not dense.
-        for (std::int64_t rows : {kFourRowsPerThreadRows, kOneVectorLaneRows - 1, kOneVectorLaneRows,
-                                  kStridedSharedEndRows, std::int64_t(1) << 30}) {
+        for (std::int64_t rows : {kStridedSharedRows8, kFourRowsPerThreadRows - 1, kFourRowsPerThreadRows,
+                                  kOneVectorLaneRows, kStridedSharedEndRows, std::int64_t(1) << 30}) {
           const KernelConfig c = pick(64, rows, dt, cc, op);
           INFO(rows << " rows: " << slug(c));
           CHECK(c.threads_per_row == 8);
@@ -1197,7 +1197,7 @@ TEST_CASE("per-head rows of 16 and 8 vectors, strided or dense, go 8 lanes x 16 
           CHECK(c.weight_shared);
           CHECK_FALSE(c.dense);
         }
-        for (std::int64_t rows : {std::int64_t(1), std::int64_t(8192), kFourRowsPerThreadRows - 1}) {
+        for (std::int64_t rows : {std::int64_t(1), std::int64_t(8192), kStridedSharedRows8 - 1}) {
           KernelConfig c = pick(64, rows, dt, cc, op);
           INFO(rows << " rows: " << slug(c));
           CHECK_FALSE(c.weight_shared);
@@ -1384,7 +1384,8 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
           CHECK_FALSE(four.reconvert);
           CHECK(pick(op, 64, 1 << 20, DType::bf16, rank3, cc) == four);
         }
-        const KernelConfig fewer = pick(op, 64, kFourRowsPerThreadRows - 1, DType::bf16, rank3, cc);
+        const KernelConfig fewer =
+            pick(op, 64, (rank3 ? kStridedSharedRows8 : kFourRowsPerThreadRows) - 1, DType::bf16, rank3, cc);
         CHECK(fewer.rows_per_thread == 1);
         CHECK(fewer.threads_per_row == 4);
       }

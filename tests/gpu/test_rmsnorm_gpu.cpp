@@ -174,11 +174,12 @@ TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blo
     for (std::int64_t head_dim : {128, 256})
       check_per_head(op, dt, d::kOneVectorLaneRows / heads + 27, heads, head_dim, rng);
     // Strided rows on 8 lanes x 2 rows with the weight shared and the output reconverted: head_dim
-    // 128 from kStridedSharedRows until kStridedSharedEndRows, 64 from kFourRowsPerThreadRows on.
+    // 128 from kStridedSharedRows until kStridedSharedEndRows, 64 from kStridedSharedRows8 on.
     for (std::int64_t batch : {d::kStridedSharedRows / heads + 27, d::kStridedSharedEndRows / heads - 5,
                                d::kStridedSharedEndRows / heads + 27})
       check_per_head(op, dt, batch, heads, 128, rng);
-    for (std::int64_t batch : {d::kOneVectorLaneRows / heads - 5, d::kOneVectorLaneRows / heads + 27})
+    for (std::int64_t batch : {d::kStridedSharedRows8 / heads - 5, d::kStridedSharedRows8 / heads + 27,
+                               d::kOneVectorLaneRows / heads - 5, d::kOneVectorLaneRows / heads + 27})
       check_per_head(op, dt, batch, heads, 64, rng);
   }
   // Forced on other shapes: 8-64 16-byte vectors, narrower vectors and partial items (100, 111),
