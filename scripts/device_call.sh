@@ -6,7 +6,8 @@
 # `build_cli [TARGET ...]` builds build-gpu/normjit ($nj) and the targets named (e.g. test_gpu:
 # build-gpu/tests/gpu/test_gpu); `bench_compare` times configs interleaved (below);
 # `gpu_suite_summary [TIMEOUT]` runs scripts/gpu_suite.sh with its logs in $R and prints its
-# summary (and failures).
+# summary (and failures); `bench_run` and `rounds_side_by_side` time `--compare` rounds in
+# separate processes and put them side by side (below).
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 call_name=${1:?usage: source scripts/device_call.sh NAME}
@@ -41,4 +42,28 @@ bench_compare() {
   [ $left -lt 20 ] && { echo "skip $1"; return; }
   timeout $left $nj bench --op "$2" --dtype "$3" --tokens "$4" --hidden "$5" --reps 40 --compare "$6" > "$R/$1.txt" 2>&1
   echo "$1 rc=$? at $(elapsed) s"
+}
+
+# bench_run NAME ARGS...: `normjit bench --reps 60 ARGS` into $R/NAME.txt, stopping by
+# $call_deadline seconds into the call (default 560; skipped with less than 20 s left). Run it once
+# a round (NAME-r1, NAME-r2, ...) so that each round is its own process.
+bench_run() {
+  local left=$(( ${call_deadline:-560} - $(elapsed) ))
+  [ $left -lt 20 ] && { echo "skip $1"; return; }
+  local name=$1; shift
+  timeout $left $nj bench --reps 60 "$@" > "$R/$name.txt" 2>&1
+  echo "$name rc=$? at $(elapsed) s"
+}
+
+# rounds_side_by_side NAME ROUNDS: one line per shape and config of $R/NAME-r1.txt ...
+# $R/NAME-rROUNDS.txt (bench --compare output): dtype, tokens, hidden, config, then each round's
+# median; lines of configs not valid there or FAILED as they are.
+rounds_side_by_side() {
+  local name=$1 rounds=$2 r
+  echo "== $name"
+  for r in $(seq 1 "$rounds"); do
+    grep -E "x[01]\.[0-9]+|not valid|FAILED" "$R/$name-r$r.txt" |
+      awk -v r=$r '{ if ($0 ~ /not valid|FAILED/) print substr($0,1,200); else print r,$2,$3,$4,$5,$6 }'
+  done | sort -k2,2 -k3,3n -k5,5 -k1,1n |
+    awk '{k=$2" "$3" "$4" "$5; if (k!=p) {if (p!="") print line; line=k; p=k} line=line" "$6} END {print line}'
 }

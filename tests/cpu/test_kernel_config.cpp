@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <typeinfo>
 #include <unordered_set>
+#include <vector>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
@@ -1160,52 +1161,39 @@ TEST_CASE("per-head rows of 16 and 8 vectors, strided or dense, go 8 lanes x 16 
     for (DType dt : {DType::bf16, DType::f16}) {
       for (int cc : {80, 90, 100}) {
         INFO(op_name(op) << " " << dtype_name(dt) << " sm_" << cc);
-        // head_dim 128: 8 lanes x 2 rows a thread, 16 rows a pass, in [kStridedSharedRows,
-        // kStridedSharedEndRows); the layouts of 2-D rows that are not dense outside it.
-        for (std::int64_t rows : {kStridedSharedRows, kFourRowsPerThreadRows, kOneVectorLaneRows, kStridedSharedEndRows - 1}) {
-          const KernelConfig c = pick(128, rows, dt, cc, op);
-          INFO(rows << " rows: " << slug(c));
-          CHECK(c.rank3);
-          CHECK(c.threads_per_row == 8);
-          CHECK(c.rows_per_block == 16);
-          CHECK(c.rows_per_thread == 2);
-          CHECK(c.reconvert);
-          CHECK(c.weight_shared);
-          CHECK_FALSE(c.dense);
-        }
-        for (std::int64_t rows : {kStridedSharedRows - 1, kStridedSharedEndRows, std::int64_t(1) << 24}) {
-          KernelConfig c = pick(128, rows, dt, cc, op);
-          INFO(rows << " rows: " << slug(c));
-          CHECK_FALSE(c.weight_shared);
-          CHECK_FALSE(c.reconvert);
-          p.rank3 = false;
-          KernelConfig flat = pick(128, rows, dt, cc, op);
-          p.rank3 = true;
-          flat.rank3 = true;
-          CHECK(c == flat);
-        }
-        // head_dim 64: the same layout from kStridedSharedRows8 on; below it, the layouts of
-        // 2-D rows that are not dense.
-        for (std::int64_t rows : {kStridedSharedRows8, kFourRowsPerThreadRows - 1, kFourRowsPerThreadRows,
-                                  kOneVectorLaneRows, kStridedSharedEndRows, std::int64_t(1) << 30}) {
-          const KernelConfig c = pick(64, rows, dt, cc, op);
-          INFO(rows << " rows: " << slug(c));
-          CHECK(c.threads_per_row == 8);
-          CHECK(c.rows_per_block == 16);
-          CHECK(c.rows_per_thread == 2);
-          CHECK(c.reconvert);
-          CHECK(c.weight_shared);
-          CHECK_FALSE(c.dense);
-        }
-        for (std::int64_t rows : {std::int64_t(1), std::int64_t(8192), kStridedSharedRows8 - 1}) {
-          KernelConfig c = pick(64, rows, dt, cc, op);
-          INFO(rows << " rows: " << slug(c));
-          CHECK_FALSE(c.weight_shared);
-          p.rank3 = false;
-          KernelConfig flat = pick(64, rows, dt, cc, op);
-          p.rank3 = true;
-          flat.rank3 = true;
-          CHECK(c == flat);
+        // 8 lanes x 2 rows a thread, 16 rows a pass: head_dim 128 in [kStridedSharedRows,
+        // kStridedSharedEndRows), head_dim 64 from kStridedSharedRows8 on; outside, the layouts
+        // of 2-D rows that are not dense.
+        struct Window { std::int64_t hidden; std::vector<std::int64_t> in, out; };
+        const Window windows[] = {
+            {128, {kStridedSharedRows, kFourRowsPerThreadRows, kOneVectorLaneRows, kStridedSharedEndRows - 1},
+             {kStridedSharedRows - 1, kStridedSharedEndRows, std::int64_t(1) << 24}},
+            {64, {kStridedSharedRows8, kFourRowsPerThreadRows - 1, kFourRowsPerThreadRows, kOneVectorLaneRows,
+                  kStridedSharedEndRows, std::int64_t(1) << 30},
+             {1, 8192, kStridedSharedRows8 - 1}}};
+        for (const Window& w : windows) {
+          for (std::int64_t rows : w.in) {
+            const KernelConfig c = pick(w.hidden, rows, dt, cc, op);
+            INFO(w.hidden << " x " << rows << " rows: " << slug(c));
+            CHECK(c.rank3);
+            CHECK(c.threads_per_row == 8);
+            CHECK(c.rows_per_block == 16);
+            CHECK(c.rows_per_thread == 2);
+            CHECK(c.reconvert);
+            CHECK(c.weight_shared);
+            CHECK_FALSE(c.dense);
+          }
+          for (std::int64_t rows : w.out) {
+            KernelConfig c = pick(w.hidden, rows, dt, cc, op);
+            INFO(w.hidden << " x " << rows << " rows: " << slug(c));
+            CHECK_FALSE(c.weight_shared);
+            CHECK_FALSE(c.reconvert);
+            p.rank3 = false;
+            KernelConfig flat = pick(w.hidden, rows, dt, cc, op);
+            p.rank3 = true;
+            flat.rank3 = true;
+            CHECK(c == flat);
+          }
         }
       }
     }
