@@ -829,7 +829,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // %); but 16384 7.68, 7.87, 7.94/7.87, 8.03, 8.06 (f16 1.3 % behind too), hence the threshold.
   // Rows of 32 narrower vectors (an input whose alignment allows only 8- or 4-byte vectors) take
   // the rules here and below at the same vector count, not measured.
-  if (c.rows_per_thread > 1 && weight_shared_applies(c) && row_vectors == 32 && p.rows >= kWeightSharedRows)
+  if (weight_shared_applies(c) && row_vectors == 32 && p.rows >= kWeightSharedRows)
     c.weight_shared = true;
   // Rows of 32 vectors on 16 lanes (two items a lane, kBulkRowsRmsnorm until kOneVectorLaneRows)
   // are converted again for their output (KernelConfig::reconvert) and, in dense calls, addressed
