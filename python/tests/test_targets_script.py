@@ -111,3 +111,20 @@ def test_behind_beyond_noise_uses_the_paired_interval(targets, tmp_path, capsys)
     out = capsys.readouterr().out
     assert "behind: 2 shapes, 0 by more than 2 %, 1 of 2 beyond noise" in out
     assert "rmsnorm 128x8192: 1.019 of liger (per round 1.019, 90 % interval 1.010-1.027)" in out
+
+
+def test_table_mode_prints_one_markdown_line_a_shape(targets, tmp_path, capsys):
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    write_csv(a, [("rmsnorm", "8192x2048", "normjit", 21.0, 96.0), ("rmsnorm", "8192x2048", "compile-maxat", 20.0, 99.0),
+                  ("rmsnorm", "8192x2048", "ref-copy", 20.5, 98.0)],
+              paired={("rmsnorm", "8192x2048"): (1.04, 1.03, 1.06)})
+    # A strided per-head shape no peer could take: no fastest peer, no ratio.
+    write_csv(b, [("rmsnorm_3d", "8192x32x128/48", "normjit", 33.5, 94.1)])
+    assert targets.main(["--table", str(a), str(b)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("| op | shape | normjit µs | fastest peer µs |")
+    assert lines[2] == ("| rmsnorm | 8192 × 2048 | 21.00 | 20.00 compile-maxat | 1.050 (1.030–1.060, beyond noise) "
+                        "| 20.50 | 96.0 % |")
+    assert lines[3] == "| rmsnorm_3d | 8192 × 32 × 128/48 | 33.50 | – | – | – | 94.1 % |"
+    assert len(lines) == 4
+    assert targets.main(["--table"]) == 2

@@ -3,6 +3,7 @@
 and no torch, so a table can be read anywhere:
 
   python3 scripts/peers/targets.py TABLE.csv [OTHER.csv]
+  python3 scripts/peers/targets.py --table TABLE.csv [MORE.csv ...]
 
 For each CSV: the geometric mean of normjit / fastest peer over all shapes, per op and per token
 class (1-128 tokens, the launch-bound decode sizes; 512 and more, the bandwidth-bound ones); the
@@ -14,7 +15,10 @@ under the 1 GiB ceiling too). Where the CSV has them (ratio_paired, ratio_lo, ra
 normjit's rows: normjit against the fastest peer round by round, paired_ratio_interval), a shape
 behind also gets that median and its 90 % interval, and the shapes behind beyond that noise (the
 interval above 1) are counted. With a second CSV (another run, another commit)
-every shape's normjit time and ratio are printed side by side.
+every shape's normjit time and ratio are printed side by side. With --table, one compact
+Markdown table of the CSVs' shapes instead (docs/benchmarks.md quotes it): normjit's time, the
+fastest peer's, their ratio (with the paired 90 % interval where a shape is behind), the
+same-bytes copy's time and normjit's % of the 1 GiB copy.
 """
 import csv
 import math
@@ -148,7 +152,35 @@ def compare(a, b):
         print(f"| {key[0]} | {key[1]} | {row['normjit'][0]:.2f} | {b[key]['normjit'][0]:.2f} | {ra[0]:.3f} | {rb[0]:.3f} |")
 
 
+def markdown_table(tables):
+    """One Markdown table of every shape of `tables` (load's dicts), in their order: a line a shape,
+    '–' where a column has no value (no peer timed, no same-bytes copy beside it)."""
+    lines = ["| op | shape | normjit µs | fastest peer µs | normjit / fastest | same-bytes copy µs | normjit % of copy |",
+             "|---|---|---:|---:|---:|---:|---:|"]
+    for t in tables:
+        for (op, shape), row in t.items():
+            if "normjit" not in row:
+                continue
+            us, pct, paired = row["normjit"]
+            rb = ratio(row)
+            peer, r = ("–", "–")
+            if rb is not None:
+                peer = f"{row[rb[1]][0]:.2f} {rb[1]}"
+                r = f"{rb[0]:.3f}"
+                if rb[0] > 1 and paired is not None:
+                    r += f" ({paired[1]:.3f}–{paired[2]:.3f}{', beyond noise' if paired[1] > 1 else ''})"
+            copy = f"{row['ref-copy'][0]:.2f}" if "ref-copy" in row else "–"
+            lines.append(f"| {op} | {shape.replace('x', ' × ')} | {us:.2f} | {peer} | {r} | {copy} | {pct:.1f} % |")
+    return lines
+
+
 def main(argv):
+    if argv[:1] == ["--table"]:
+        if len(argv) < 2:
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
+        print("\n".join(markdown_table([load(p) for p in argv[1:]])))
+        return 0
     if not 1 <= len(argv) <= 2:
         print(__doc__.strip(), file=sys.stderr)
         return 2
