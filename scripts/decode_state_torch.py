@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Which decode-latency state a PyTorch process is in (issue 4, target 3; docs/benchmarks.md).
+"""Which decode-latency state a PyTorch process is in (issue 4, target 3; docs/benchmark-history.md, "Nineteenth run").
 
 `scripts/decode_anatomy.cu --script` found that after cuMemsetD8 on freshly allocated small
 buffers, every kernel of the process runs slower per launch in CUDA graphs replayed after an L2

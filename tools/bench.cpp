@@ -858,7 +858,7 @@ int run_latency(const LatencyArgs& la_args) {
   // kernel of the process ran slower in graphs replayed after an L2 flush, a minimal norm as much
   // as normjit's (H200, 128 x 4096 rmsnorm 1.38 -> 1.60-1.64 us per launch; neither a kernel's
   // fill, cuMemsetD8 of memory allocated earlier, nor allocating and freeing alone did it;
-  // session 19, scripts/decode_anatomy.cu --script, docs/benchmarks.md). Which state a serving
+  // session 19, scripts/decode_anatomy.cu --script, docs/benchmark-history.md). Which state a serving
   // process is in depends on what it did before, so both can be measured.
   std::optional<FillKernel> fill_kernel;
   if (fill_by_kernel) fill_kernel.emplace();

@@ -363,7 +363,8 @@ int main(int argc, char** argv) {
   std::string fill = "memset";
   bench->add_option("--fill", fill,
                     "With --latency: fill the timed buffers by cuMemsetD8 (memset) or by a kernel (kernel); "
-                    "the process state after cuMemsetD8 on new buffers slows graph launches (docs/benchmarks.md)")
+                    "the process state after cuMemsetD8 on new buffers slows graph launches "
+                    "(docs/benchmark-history.md, \"Nineteenth run\")")
       ->check(CLI::IsMember({"memset", "kernel"}))
       ->capture_default_str()
       ->needs(latency_flag);
