@@ -44,6 +44,8 @@
 //   kDense (rows_per_thread > 1: rows kHidden elements apart in every tensor; rms_norm_rows)
 //   kWeightShared (rows_per_thread > 1: the weight read by the block's first row group and handed
 //   to the others through shared memory; rms_norm_rows)
+//   kHeadBlocks (rows_per_thread > 1, per-head rows: block (t, b) holds heads b * rows-a-block ...
+//   of token t, every one of them present; rms_norm_rows)
 #pragma once
 #include "reduce.cuh"
 
@@ -155,6 +157,8 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
                     !Cfg::kResidual && !Cfg::kPinWeight,
                 "rows per thread: a row within one warp, held with its weight, rmsnorm only");
   static_assert(!Cfg::kWeightShared || kRows > 1, "a weight shared by the block's row groups: several of them");
+  static_assert(!Cfg::kHeadBlocks || (Cfg::k3D && !Cfg::kDense && Cfg::kPrefetch == 0),
+                "head blocks: per-head rows, addressed by token and head, no prefetch");
 
   const int lane = threadIdx.x % kGroup;
   // This thread's first row. Dense rows (Cfg::kDense, below) number fewer than 2^30 (the host
@@ -205,19 +209,31 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
   // Row r of this thread: whether it exists, and where it starts in the input and the output.
   // Dense rows (Cfg::kDense: every tensor's rows kHidden elements apart, fewer than 2^30 rows; the
   // host checks both) are one base address a tensor and compile-time offsets from it, with 32-bit
-  // row numbers; otherwise each row's address comes from the run-time strides, 64-bit.
+  // row numbers. Head blocks (Cfg::kHeadBlocks) take the token from blockIdx.x and the heads from
+  // blockIdx.y: a token's base from the 64-bit stride, a head's offset in 32 bits (heads x stride1
+  // stays within one token's span, which the host checks), and every row exists. Otherwise each
+  // row's address comes from the run-time strides, 64-bit.
+  const u32 head0 = Cfg::kHeadBlocks ? blockIdx.y * u32(kRows * kPer) + threadIdx.x / kGroup : 0;
   auto live = [&](int r) {
-    if constexpr (Cfg::kDense) return first32 + r * kRows < rows32;
+    if constexpr (Cfg::kHeadBlocks) return true;
+    else if constexpr (Cfg::kDense) return first32 + r * kRows < rows32;
     else return first + r * kRows < p.rows;
   };
-  const T* const x_base = static_cast<const T*>(p.input.ptr) + (Cfg::kDense ? i64(first32) * Cfg::kHidden : 0);
-  T* const y_base = static_cast<T*>(p.out.ptr) + (Cfg::kDense ? i64(first32) * Cfg::kHidden : 0);
+  const T* const x_base = static_cast<const T*>(p.input.ptr) +
+                          (Cfg::kDense        ? i64(first32) * Cfg::kHidden
+                           : Cfg::kHeadBlocks ? i64(blockIdx.x) * p.input.stride0
+                                              : 0);
+  T* const y_base = static_cast<T*>(p.out.ptr) + (Cfg::kDense        ? i64(first32) * Cfg::kHidden
+                                                  : Cfg::kHeadBlocks ? i64(blockIdx.x) * p.out.stride0
+                                                                     : 0);
   auto x_row_of = [&](int r) {
     if constexpr (Cfg::kDense) return x_base + r * kRows * Cfg::kHidden;
+    else if constexpr (Cfg::kHeadBlocks) return x_base + (head0 + u32(r * kRows)) * u32(p.input.stride1);
     else return x_base + row_offset<Cfg::k3D>(p.input, first + r * kRows, p);
   };
   auto y_row_of = [&](int r) {
     if constexpr (Cfg::kDense) return y_base + r * kRows * Cfg::kHidden;
+    else if constexpr (Cfg::kHeadBlocks) return y_base + (head0 + u32(r * kRows)) * u32(p.out.stride1);
     else return y_base + row_offset<Cfg::k3D>(p.out, first + r * kRows, p);
   };
 

@@ -53,10 +53,11 @@ ConfigOverride parse_config_override(const std::string& text) {
     else if (k == "reconvert") o.reconvert = v;
     else if (k == "dense") o.dense = v;
     else if (k == "weight_shared") o.weight_shared = v;
+    else if (k == "head_blocks") o.head_blocks = v;
     else
       throw std::invalid_argument("config override: unknown key " + k +
                                   " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, "
-                                  "keep_out, pin_weight, rpt, trigger, prefetch, reconvert, dense, weight_shared)");
+                                  "keep_out, pin_weight, rpt, trigger, prefetch, reconvert, dense, weight_shared, head_blocks)");
   }
   return o;
 }
@@ -64,10 +65,10 @@ ConfigOverride parse_config_override(const std::string& text) {
 std::string config_override_text(const KernelConfig& c) {
   return fmt::format(
       "tpr={},rpb={},vec={},residency={},minb={},loads={},stores={},cluster={},split={},weight_first={},"
-      "keep_out={},pin_weight={},rpt={},trigger={},prefetch={},reconvert={},dense={},weight_shared={}",
+      "keep_out={},pin_weight={},rpt={},trigger={},prefetch={},reconvert={},dense={},weight_shared={},head_blocks={}",
       c.threads_per_row, c.rows_per_block, c.vec, c.residency, c.min_blocks, c.loads, c.stores, c.cluster, c.split,
       int(c.weight_first), int(c.keep_out), c.pin_weight, c.rows_per_thread, trigger_name(c.trigger),
-      prefetch_name(c.prefetch), int(c.reconvert), int(c.dense), int(c.weight_shared));
+      prefetch_name(c.prefetch), int(c.reconvert), int(c.dense), int(c.weight_shared), int(c.head_blocks));
 }
 
 }  // namespace normjit::detail

@@ -987,6 +987,24 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     if (few && c.cluster > 1) c.prefetch |= kPrefetchWeight;
     c.prefetch = prefetch_needed(c);
   }
+  // Strided rows of 8 vectors on the shared-weight layout above (two a thread, 32 rows a block)
+  // go by head blocks (KernelConfig::head_blocks) where the call has 32 heads a token (q of many
+  // models): block t takes token t's heads, without the row division and the row bounds. H200,
+  // median us, q of [tokens, 48, 64], interleaved in one process, 60 samples, two rounds in
+  // separate processes, head_blocks=0 / this (session 37, docs/results/h200-2026-12-01-s37,
+  // q64-*-call5.txt): bf16 2560 tokens 8.96, 9.06/8.61, 8.77; 4096 11.52, 11.49/11.26, 11.46;
+  // 8192 18.53, 18.62/18.37, 18.43; 16384 33.25, 33.38/33.12, 33.15; f16 2560 8.90, 9.02/8.61,
+  // 8.70; 4096 11.42, 11.52/11.23, 11.42; 8192 18.59, 18.56/18.43, 18.53; 16384 33.34,
+  // 33.47/33.02, 33.22. But 64 heads of [tokens, 96, 64] (two blocks a token, the grid's second
+  // dimension, which the GPU schedules after the first: every token's first 32 heads, then every
+  // token's second) ran slower: 2048 tokens 11.39/11.46, 4096 18.40/18.66, 8192 33.22/34.21
+  // (q64x64-r1-call5.txt), so only calls whose heads are one block. Without the bounds alone, the
+  // dense rows of 8 and the strided rows of 16 ran 3-4.5 % slower (ptxas issued later rows' loads
+  // after the first rows' arithmetic; q128-*, d64-*-call2.txt), so only these rows.
+  if (c.rank3 && row_vectors == 8 && c.weight_shared && c.rows_per_thread == 2 && p.heads == c.rows_per_cta() &&
+      head_blocks_fit(c, p.heads))
+    c.head_blocks = true;
+  static_assert(kHeadBlockProbe == 16 * 2, "kHeadBlockProbe: the heads of the rule's one block a token");
   return c;
 }
 

@@ -73,6 +73,11 @@ constexpr std::int64_t kDenseSharedRows16 = 49152;
 constexpr std::int64_t kDenseSharedEndRows16 = 221184;
 constexpr std::int64_t kDenseSharedRows8 = 98304;
 constexpr std::int64_t kStridedSharedRows8 = 81920;
+// Strided per-head rows of 8 vectors on that layout go by head blocks (KernelConfig::head_blocks)
+// where a call's heads are exactly one block's rows (choose_rms_norm). kHeadBlockProbe: the heads
+// that select every head-blocks kernel the heuristics build, for prewarming a per-head problem
+// whose heads are not known (op_registry.cpp: configs_for).
+constexpr std::int64_t kHeadBlockProbe = 32;
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice

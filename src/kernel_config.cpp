@@ -19,7 +19,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
          pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread && trigger == o.trigger &&
          prefetch == o.prefetch && reconvert == o.reconvert && dense == o.dense &&
-         weight_shared == o.weight_shared && arch == o.arch;
+         weight_shared == o.weight_shared && head_blocks == o.head_blocks && arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -37,7 +37,8 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
                            (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48) ^
                            (std::uint64_t(c.rows_per_thread) << 56) ^ (std::uint64_t(c.reconvert) << 62) ^
-                           (std::uint64_t(c.dense) << 61) ^ (std::uint64_t(c.weight_shared) << 31));  // hidden < 2^31
+                           (std::uint64_t(c.dense) << 61) ^ (std::uint64_t(c.weight_shared) << 31) ^
+                           (std::uint64_t(c.head_blocks) << 30));  // hidden < 2^30
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -55,6 +56,12 @@ bool reconvert_applies(const KernelConfig& c) {
 bool dense_applies(const KernelConfig& c) { return c.rows_per_thread > 1 && !c.rank3; }
 
 bool weight_shared_applies(const KernelConfig& c) { return c.rows_per_thread > 1 && c.rows_per_block > 1; }
+
+bool head_blocks_applies(const KernelConfig& c) { return c.rank3 && c.rows_per_thread > 1 && c.prefetch == 0; }
+
+bool head_blocks_fit(const KernelConfig& c, std::int64_t heads) {
+  return head_blocks_applies(c) && heads > 0 && heads % c.rows_per_cta() == 0;
+}
 
 std::string rows_per_thread_unsupported(const KernelConfig& c) {
   if (c.threads_per_row > 32)
@@ -74,7 +81,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 14},
+      {"schema", 15},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -99,6 +106,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"reconvert", c.reconvert},
       {"dense", c.dense},
       {"weight_shared", c.weight_shared},
+      {"head_blocks", c.head_blocks},
       {"arch", c.arch.target()},
   };
   return j.dump();
@@ -274,6 +282,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.reconvert) s += "-rc";
   if (c.dense) s += "-dn";
   if (c.weight_shared) s += "-wsh";
+  if (c.head_blocks) s += "-hb";
   return s;
 }
 

@@ -95,6 +95,16 @@ struct KernelConfig {
   // asks L1 and L2 for the weight's lines once, not once a warp (torch.compile's per-head kernels
   // read their weight so). weight_shared_applies.
   bool weight_shared = false;
+  // Per-head rows several a thread (head_blocks_applies) of a call whose heads a token are a
+  // multiple of rows_per_cta() (ProblemSpec::heads): a block holds rows_per_cta() heads of one
+  // token, on a grid of tokens x (heads / rows_per_cta()) blocks. The kernel then needs no row
+  // division (token and head come from the block's coordinates), no row bounds (every row it
+  // names exists) and a head's offset in 32 bits; ptxas issues the rows' loads ~25 instructions
+  // earlier (strided head_dim-64 rows on sm_90a), as torch.compile's per-head kernels do from
+  // compile-time strides. With more than one block a token the GPU runs the grid's second
+  // dimension after its first (every token's first heads, then its next): correct, but slower
+  // where measured, so the heuristic takes it for one block a token (choose_rms_norm).
+  bool head_blocks = false;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
@@ -103,6 +113,7 @@ struct KernelConfig {
   std::int64_t grid_blocks(std::int64_t rows) const {
     return (rows + rows_per_cta() - 1) / rows_per_cta() * cluster * split;
   }
+  // (With head_blocks the same count, laid out as tokens x heads / rows_per_cta(): launch.cpp.)
   // Rows one block covers (the grid has one block, or one cluster / split group, per this many).
   int rows_per_cta() const { return rows_per_block * rows_per_thread; }
 
@@ -137,6 +148,15 @@ bool dense_applies(const KernelConfig& c);
 // Whether KernelConfig::weight_shared can apply to `c`: several rows a thread, more than one row
 // group a block.
 bool weight_shared_applies(const KernelConfig& c);
+
+// Whether KernelConfig::head_blocks can apply to `c`: several per-head rows a thread (rank3,
+// rows_per_thread > 1) whose kernel asks the L2 for nothing before its PDL wait (prefetch 0: the
+// prefetch numbers rows as the one-dimensional grid does). The call's heads must also be a
+// multiple of c.rows_per_cta() (head_blocks_fit).
+bool head_blocks_applies(const KernelConfig& c);
+// Whether a call of `heads` heads a token (ProblemSpec::heads; 0: not known) can take `c` with
+// head_blocks: head_blocks_applies and heads a positive multiple of c.rows_per_cta().
+bool head_blocks_fit(const KernelConfig& c, std::int64_t heads);
 
 // Why `c` cannot give each thread several rows (KernelConfig::rows_per_thread > 1), "" when it
 // can: a row within one warp (threads_per_row <= 32) held with its weight in registers (residency

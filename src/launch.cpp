@@ -26,6 +26,12 @@ RowDivision row_division(std::int64_t inner) {
   return d;
 }
 
+bool head_blocks_addressable(std::int64_t heads, std::int64_t in_stride1, std::int64_t out_stride1) {
+  constexpr std::int64_t kOffsets = std::int64_t(1) << 32;
+  auto fits = [&](std::int64_t stride) { return stride >= 0 && (heads - 1) * stride < kOffsets; };
+  return heads >= 1 && heads <= 65535 && fits(in_stride1) && fits(out_stride1);
+}
+
 void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm_count, CUstream stream,
                     LaunchArgs* out) {
   const std::int64_t blocks = c.grid_blocks(p.rows);
@@ -38,6 +44,16 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
   lc = CUlaunchConfig{};
   lc.gridDimX = unsigned(blocks);
   lc.gridDimY = lc.gridDimZ = 1;
+  if (c.head_blocks) {
+    // Tokens x the heads' blocks; the heuristic chose head_blocks only for such calls
+    // (ProblemSpec::heads), so a mismatch is the library's bug.
+    if (p.inner % c.rows_per_cta() != 0 || p.rows % p.inner != 0 ||
+        !head_blocks_addressable(p.inner, p.input.stride1, p.out.stride1))
+      throw std::logic_error(fmt::format("normjit: {} on {} rows of {} heads (strides {}, {})", slug(c), p.rows,
+                                         p.inner, p.input.stride1, p.out.stride1));
+    lc.gridDimX = unsigned(p.rows / p.inner);
+    lc.gridDimY = unsigned(p.inner / c.rows_per_cta());
+  }
   lc.blockDimX = unsigned(c.block_threads());
   lc.blockDimY = lc.blockDimZ = 1;
   lc.sharedMemBytes = unsigned(staged_smem_bytes(c));

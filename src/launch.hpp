@@ -46,6 +46,12 @@ struct RowDivision {
 };
 RowDivision row_division(std::int64_t inner);
 
+// Whether per-head rows of `heads` heads a token, `in_stride1` and `out_stride1` elements apart,
+// can be addressed by head blocks (KernelConfig::head_blocks): the grid's second dimension holds
+// the heads' blocks (at most 65535, whatever the block's rows) and a head's offset from its
+// token, (heads - 1) x stride, fits the kernel's 32 bits.
+bool head_blocks_addressable(std::int64_t heads, std::int64_t in_stride1, std::int64_t out_stride1);
+
 // Calls fn(part) for each launch a call over `p` makes: p itself, or for per-head rows of more
 // than kMaxRank3LaunchRows, parts of whole outer indices (tokens) with their pointers advanced
 // (and, for more than kMaxRank3LaunchRows heads a token, ranges of one token's heads).

@@ -37,16 +37,23 @@ const ConfigOverride* set_config_override(const ConfigOverride* o) { return g_ov
 std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
   std::vector<KernelConfig> out;
   auto add = [&](const ProblemSpec& p, Arch a) {
-    // Calls may or may not write over their input, and their rows may or may not be dense
-    // (ProblemSpec::dense_rows, 2-D rows only); every kind is built.
+    // Calls may or may not write over their input, their rows may or may not be dense
+    // (ProblemSpec::dense_rows, 2-D rows only), and a per-head problem that names no heads may be
+    // called with heads that the heuristics give head blocks or not (ProblemSpec::heads;
+    // kHeadBlockProbe selects every such kernel); every kind is built.
+    std::vector<std::int64_t> heads{p.heads};
+    if (p.rank3 && p.heads == 0) heads.push_back(kHeadBlockProbe);
     for (bool aliased : {false, true}) {
       for (bool dense : {false, true}) {
         if (dense && p.rank3) continue;
-        ProblemSpec q = p;
-        q.out_aliases_input = aliased;
-        q.dense_rows = dense;
-        KernelConfig c = choose_config(q, q.max_vec, a);
-        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+        for (std::int64_t h : heads) {
+          ProblemSpec q = p;
+          q.out_aliases_input = aliased;
+          q.dense_rows = dense;
+          q.heads = h;
+          KernelConfig c = choose_config(q, q.max_vec, a);
+          if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(std::move(c));
+        }
       }
     }
   };
@@ -76,11 +83,11 @@ std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
 namespace {
 // Every field of ProblemSpec; the size check below fails when one is added without it.
 bool same_problem(const ProblemSpec& a, const ProblemSpec& b) {
-  static_assert(sizeof(ProblemSpec) == 40, "same_problem must compare every ProblemSpec field");
+  static_assert(sizeof(ProblemSpec) == 48, "same_problem must compare every ProblemSpec field");
   return a.op == b.op && a.dtype == b.dtype && a.weight_dtype == b.weight_dtype && a.hidden == b.hidden &&
          a.rank3 == b.rank3 && a.max_vec == b.max_vec && a.rows == b.rows &&
          a.out_aliases_input == b.out_aliases_input && a.static_weight == b.static_weight &&
-         a.dense_rows == b.dense_rows;
+         a.dense_rows == b.dense_rows && a.heads == b.heads;
 }
 }  // namespace
 
@@ -281,6 +288,13 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   flag("weight_shared", o->weight_shared, weight_shared_applies(c), c.weight_shared,
        fmt::format("several rows a thread (rows_per_thread {}) and several row groups a block (rows_per_block {})",
                    c.rows_per_thread, c.rows_per_block));
+  flag("head_blocks", o->head_blocks, head_blocks_fit(c, problem.heads), c.head_blocks,
+       !head_blocks_applies(c)
+           ? fmt::format("several per-head rows a thread (rank3 {}, rows_per_thread {}) and no prefetch ({})",
+                         c.rank3, c.rows_per_thread, prefetch_name(c.prefetch))
+           : fmt::format("a call whose heads a token ({}; 0: not known) are a multiple of the block's {} rows "
+                         "(ProblemSpec::heads)",
+                         problem.heads, c.rows_per_cta()));
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

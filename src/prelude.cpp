@@ -52,6 +52,7 @@ struct Cfg {{
   static constexpr bool kReconvert = {reconvert};
   static constexpr bool kDense = {dense};
   static constexpr bool kWeightShared = {weight_shared};
+  static constexpr bool kHeadBlocks = {head_blocks};
 }};
 static_assert((Cfg::kThreadsPerRow & (Cfg::kThreadsPerRow - 1)) == 0, "threads per row: power of two");
 static_assert(Cfg::kThreadsPerRow * Cfg::kRowsPerBlock >= 32 && Cfg::kThreadsPerRow * Cfg::kRowsPerBlock <= 1024, "block size");
@@ -72,7 +73,7 @@ extern "C" __global__ void __launch_bounds__({bounds}) {entry}(const normjit::No
       fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("weight_first", c.weight_first),
       fmt::arg("keep_out", c.keep_out), fmt::arg("pin_weight", c.pin_weight), fmt::arg("rpt", c.rows_per_thread),
       fmt::arg("trigger", c.trigger), fmt::arg("prefetch", c.prefetch), fmt::arg("reconvert", c.reconvert),
-      fmt::arg("dense", c.dense), fmt::arg("weight_shared", c.weight_shared),
+      fmt::arg("dense", c.dense), fmt::arg("weight_shared", c.weight_shared), fmt::arg("head_blocks", c.head_blocks),
       fmt::arg("bounds", bounds),
       fmt::arg("entry", kEntryName), fmt::arg("fn", op.device_fn));
 }

@@ -641,7 +641,8 @@ int run_bench(const BenchArgs& a) {
                 // at most 16 vectors, each addressed from the run-time strides and (dense rows,
                 // KernelConfig::dense; the bench's rows are) from one base, with the weight read by
                 // each thread or once a block (weight_shared; invalid, so skipped, with one row
-                // group a block).
+                // group a block), and per-head rows by head blocks or not (head_blocks; invalid,
+                // so skipped, where the heads do not fill the block).
                 if (res == 0 && tpr <= 32 && !fused_op && !forced.rows_per_thread && forced.min_blocks <= 0) {
                   for (int per : {2, 4, 8}) {
                     if ((vectors + tpr - 1) / tpr * per > 16) continue;
@@ -655,7 +656,11 @@ int run_bench(const BenchArgs& a) {
                       for (int shared : {0, 1}) {
                         if (forced.weight_shared >= 0 && shared != forced.weight_shared) continue;
                         o2.weight_shared = shared;
-                        add_loads(o2, res);
+                        for (int hb : {0, 1}) {
+                          if ((forced.head_blocks >= 0 && hb != forced.head_blocks) || (hb && sh.heads == 0)) continue;
+                          o2.head_blocks = hb;
+                          add_loads(o2, res);
+                        }
                       }
                     }
                   }

@@ -44,6 +44,11 @@ struct ProblemSpec {
   // then address its rows from one base at compile-time offsets (KernelConfig::dense). Calls set
   // it from their strides; prewarming a problem builds both kinds.
   bool dense_rows = false;
+  // Heads a token of a per-head (rank3) call whose heads a kernel may address by block
+  // (KernelConfig::head_blocks: a block holds some of one token's heads); 0 where not known or not
+  // so addressable. Calls set it from their shape and strides; prewarming a rank3 problem with 0
+  // builds the kernels of both.
+  std::int64_t heads = 0;
 };
 
 struct PrewarmItem {

@@ -87,21 +87,31 @@ KernelConfig choose_with_override(const ConfigOverride& o, const ProblemSpec& p,
   return choose_config(p, 0, arch);
 }
 
+// The config of `p` (its other fields as the caller left them) for `op` on rows of `hidden`
+// elements of `dt` (the weight too), `rows` of them, on sm_`cc`: what the heuristics tests pick.
+KernelConfig choose_for(ProblemSpec& p, Op op, std::int64_t hidden, std::int64_t rows, DType dt, int cc) {
+  p.op = op;
+  p.hidden = hidden;
+  p.rows = rows;
+  p.dtype = p.weight_dtype = dt;
+  return choose_config(p, 0, Arch{cc});
+}
+
 }  // namespace
 
 TEST_CASE("canonical_json of a fixed config matches the golden string", "[config]") {
   INFO(kGoldenNote);
   CHECK(canonical_json(golden_config()) ==
-        R"({"arch":"sm_90a","cluster":1,"dense":false,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
+        R"({"arch":"sm_90a","cluster":1,"dense":false,"head_blocks":false,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":"none","prefetch":"none","rank3":false,)"
-        R"("reconvert":false,"residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":14,"split":1,"stores":"after_loads",)"
+        R"("reconvert":false,"residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":15,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":128,"trigger":"auto","vec":8,"weight_dtype":"bf16","weight_first":false,"weight_shared":false})");
   CHECK(canonical_json(golden_config_2()) ==
-        R"({"arch":"sm_100a","cluster":1,"dense":false,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
+        R"({"arch":"sm_100a","cluster":1,"dense":false,"head_blocks":false,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":"none","prefetch":"weight","rank3":true,)"
-        R"("reconvert":false,"residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":14,"split":1,"stores":"after_loads",)"
+        R"("reconvert":false,"residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":15,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":32,"trigger":"early","vec":1,"weight_dtype":"f32","weight_first":false,"weight_shared":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -111,7 +121,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "02bbae61b18bc0dfa1749292f21a622d");
+  CHECK(k.hex() == "a02af1f8384b633d725606a1e587b003");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -200,6 +210,7 @@ TEST_CASE("changing any single KernelConfig field changes the key, the file name
       {"reconvert=true", [](KernelConfig& c) { c.reconvert = true; }},
       {"dense=true", [](KernelConfig& c) { c.dense = true; }},
       {"weight_shared=true", [](KernelConfig& c) { c.weight_shared = true; }},
+      {"head_blocks=true", [](KernelConfig& c) { c.head_blocks = true; }},
       {"arch=80", [](KernelConfig& c) { c.arch = Arch{80}; }},
       {"arch=86", [](KernelConfig& c) { c.arch = Arch{86}; }},
       {"arch=100", [](KernelConfig& c) { c.arch = Arch{100}; }},
@@ -245,7 +256,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   const nlohmann::json j = nlohmann::json::parse(canonical_json(golden_config()));
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
-  CHECK(fields == std::set<std::string>{"arch", "cluster", "dense", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
+  CHECK(fields == std::set<std::string>{"arch", "cluster", "dense", "head_blocks", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
                                         "output_dtype", "pin_weight", "prefetch", "rank3", "reconvert", "residency", "rows_per_block", "rows_per_thread", "schema",
                                         "split", "stores", "threads_per_row", "trigger", "vec", "weight_dtype",
                                         "weight_first", "weight_shared"});
@@ -902,11 +913,7 @@ TEST_CASE("a few rows whose caller promised a static weight load it before the P
 TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of its first use", "[config][heuristics]") {
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, int cc = 90, DType dt = DType::bf16) {
-    p.op = op;
-    p.hidden = hidden;
-    p.rows = rows;
-    p.dtype = p.weight_dtype = dt;
-    return choose_config(p, 0, Arch{cc});
+    return choose_for(p, op, hidden, rows, dt, cc);
   };
   for (Op op : all_ops()) {
     for (std::int64_t h : {1536, 2048, 3000, 4096, 8192, 16384, 32768}) {
@@ -1151,11 +1158,7 @@ TEST_CASE("per-head rows of 16 and 8 vectors, strided or dense, go 8 lanes x 16 
   ProblemSpec p;
   p.rank3 = true;
   auto pick = [&](std::int64_t hidden, std::int64_t rows, DType dt, int cc, Op op = Op::rmsnorm) {
-    p.op = op;
-    p.hidden = hidden;
-    p.rows = rows;
-    p.dtype = p.weight_dtype = dt;
-    return choose_config(p, 0, Arch{cc});
+    return choose_for(p, op, hidden, rows, dt, cc);
   };
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16}) {
@@ -1235,16 +1238,71 @@ TEST_CASE("per-head rows of 16 and 8 vectors, strided or dense, go 8 lanes x 16 
   CHECK_FALSE(pick(64, kFourRowsPerThreadRows, DType::f32, 90).weight_shared);
 }
 
+TEST_CASE("strided per-head rows of 8 vectors go by head blocks where the call's heads are one block",
+          "[config][heuristics]") {
+  ProblemSpec p;
+  p.rank3 = true;
+  auto pick = [&](std::int64_t hidden, std::int64_t rows, std::int64_t heads, DType dt, int cc, Op op = Op::rmsnorm) {
+    p.heads = heads;
+    return choose_for(p, op, hidden, rows, dt, cc);
+  };
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (int cc : {80, 90, 100}) {
+        for (std::int64_t rows : {kStridedSharedRows8, kFourRowsPerThreadRows, std::int64_t(1) << 24}) {
+          INFO(op_name(op) << " " << dtype_name(dt) << " sm_" << cc << ", " << rows << " rows");
+          const KernelConfig any = pick(64, rows, 0, dt, cc, op);
+          REQUIRE(any.weight_shared);
+          CHECK_FALSE(any.head_blocks);
+          // 32 heads, the block's rows: the same kernel by head blocks. Not two or three blocks a
+          // token (slower where measured), nor heads that do not fill a block.
+          KernelConfig c = pick(64, rows, kHeadBlockProbe, dt, cc, op);
+          INFO(slug(c));
+          CHECK(kHeadBlockProbe == 32);
+          CHECK(c.head_blocks);
+          c.head_blocks = false;
+          CHECK(c == any);
+          for (std::int64_t heads : {8, 24, 48, 40, 64, 96}) CHECK_FALSE(pick(64, rows, heads, dt, cc, op).head_blocks);
+        }
+        // Not below the layout's window (one row a thread), nor rows of 16 vectors (head_dim
+        // 128: the bounds-free kernel issued its second row's loads late there).
+        CHECK_FALSE(pick(64, kStridedSharedRows8 - 1, 32, dt, cc, op).head_blocks);
+        CHECK_FALSE(pick(128, kFourRowsPerThreadRows, 32, dt, cc, op).head_blocks);
+      }
+    }
+  }
+  // Not fp32 rows (rows of 16 vectors of 4), nor dense rows.
+  CHECK_FALSE(pick(64, kFourRowsPerThreadRows, 32, DType::f32, 90).head_blocks);
+  p.rank3 = false;
+  p.dense_rows = true;
+  CHECK_FALSE(pick(64, kFourRowsPerThreadRows, 32, DType::bf16, 90).head_blocks);
+  p.dense_rows = false;
+  // Prewarming a per-head problem whose heads are not named builds both kernels; a problem that
+  // names other heads, only the one-dimensional grid's.
+  p.rank3 = true;
+  p.rows = 0;
+  p.hidden = 64;
+  p.heads = 0;
+  auto with_blocks = [](const std::vector<KernelConfig>& v) {
+    return std::count_if(v.begin(), v.end(), [](const KernelConfig& c) { return c.head_blocks; });
+  };
+  const std::vector<KernelConfig> any = configs_for(p, Arch{90});
+  CHECK(with_blocks(any) >= 1);
+  p.heads = 48;
+  CHECK(with_blocks(configs_for(p, Arch{90})) == 0);
+  p.heads = 32;
+  CHECK(with_blocks(configs_for(p, Arch{90})) == with_blocks(any));
+  p.heads = 0;
+  p.hidden = 128;
+  CHECK(with_blocks(configs_for(p, Arch{90})) == 0);
+}
+
 TEST_CASE("rows of 32 vectors from kWeightSharedRows read the weight once a block",
           "[config][heuristics]") {
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt, bool dense, int cc) {
-    p.op = op;
-    p.hidden = hidden;
-    p.rows = rows;
-    p.dtype = p.weight_dtype = dt;
     p.dense_rows = dense;
-    return choose_config(p, 0, Arch{cc});
+    return choose_for(p, op, hidden, rows, dt, cc);
   };
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16}) {
@@ -1294,12 +1352,8 @@ TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four 
   ProblemSpec p;
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt = DType::bf16, bool rank3 = false,
                   int cc = 90) {
-    p.op = op;
-    p.hidden = hidden;
-    p.rows = rows;
-    p.dtype = p.weight_dtype = dt;
     p.rank3 = rank3;
-    return choose_config(p, 0, Arch{cc});
+    return choose_for(p, op, hidden, rows, dt, cc);
   };
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (std::int64_t h : {128, 192, 256}) {
@@ -1884,11 +1938,18 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   p.op = Op::rmsnorm;
   p.hidden = 128;
   p.rows = 1 << 20;
-  ConfigOverride dn;
+  // Several rows a thread held with their weight: `per` a thread on `tpr` lanes, `rpb` row groups
+  // (0: the heuristic's).
+  auto rows_layout = [](int per, int tpr, int rpb) {
+    ConfigOverride o;
+    o.rows_per_thread = per;
+    o.threads_per_row = tpr;
+    o.rows_per_block = rpb;
+    o.residency = 0;
+    return o;
+  };
+  ConfigOverride dn = rows_layout(8, 16, 0);
   dn.dense = 1;
-  dn.rows_per_thread = 8;
-  dn.threads_per_row = 16;
-  dn.residency = 0;
   rejects(dn, 90, "dense 1 needs a call whose rows are hidden elements apart");  // p.dense_rows false
   p.dense_rows = true;
   const KernelConfig dense = choose_with(dn, 90);
@@ -1910,19 +1971,19 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   CHECK_FALSE(choose_with(dn, 90).dense);
   p.dense_rows = false;
   // The weight read once a block (weight_shared): several rows a thread on several row groups.
-  ConfigOverride wsh;
+  ConfigOverride wsh = rows_layout(4, 8, 8);
   wsh.weight_shared = 1;
-  wsh.rows_per_thread = 4;
-  wsh.threads_per_row = 8;
-  wsh.rows_per_block = 8;
-  wsh.residency = 0;
-  const KernelConfig shared = choose_with(wsh, 90);
-  CHECK(shared.weight_shared);
-  CHECK(slug(shared).find("-wsh") != std::string::npos);
-  CHECK(choose_with(wsh, 80).weight_shared);  // any arch
-  wsh.weight_shared = 0;
-  CHECK_FALSE(cache_key(shared) == cache_key(choose_with(wsh, 90)));
-  wsh.weight_shared = 1;
+  // A 0/1 flag forced on where it applies: set, tagged in the slug, on any arch, part of the key.
+  auto forced_on = [&](ConfigOverride o, int ConfigOverride::*forced, bool KernelConfig::*field, const char* tag) {
+    INFO(tag);
+    const KernelConfig on = choose_with(o, 90);
+    CHECK(on.*field);
+    CHECK(slug(on).find(tag) != std::string::npos);
+    CHECK(choose_with(o, 80).*field);
+    o.*forced = 0;
+    CHECK_FALSE(cache_key(on) == cache_key(choose_with(o, 90)));
+  };
+  forced_on(wsh, &ConfigOverride::weight_shared, &KernelConfig::weight_shared, "-wsh");
   wsh.rows_per_block = 1;
   wsh.threads_per_row = 32;
   rejects(wsh, 90, "several row groups a block (rows_per_block 1)");
@@ -1937,6 +1998,32 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   wsh.weight_shared = -1;
   wsh.rows_per_thread = 1;
   CHECK_FALSE(choose_with(wsh, 90).weight_shared);
+  // Per-head rows by head blocks: several a thread of a call whose heads fill the block's rows.
+  p.rank3 = true;
+  p.hidden = 128;
+  p.rows = 1 << 20;
+  ConfigOverride hb = rows_layout(4, 16, 4);
+  hb.head_blocks = 1;
+  rejects(hb, 90, "head_blocks 1 needs a call whose heads a token (0; 0: not known) are a multiple of the block's 16 rows");
+  p.heads = 48;
+  forced_on(hb, &ConfigOverride::head_blocks, &KernelConfig::head_blocks, "-hb");
+  hb.rows_per_block = 8;  // 32 rows a block: 48 heads do not fill them
+  rejects(hb, 90, "are a multiple of the block's 32 rows");
+  hb.rows_per_block = 4;
+  hb.rows_per_thread = 1;
+  rejects(hb, 90, "head_blocks 1 needs several per-head rows a thread (rank3 true, rows_per_thread 1)");
+  hb.rows_per_thread = 4;
+  p.rank3 = false;
+  rejects(hb, 90, "(rank3 false, rows_per_thread 4)");
+  p.rank3 = true;
+  hb.head_blocks = 2;
+  rejects(hb, 90, "head_blocks 2: expected 0 or 1");
+  // Not asked for, it is dropped where the heads do not fit.
+  hb.head_blocks = -1;
+  hb.rows_per_block = 8;
+  CHECK_FALSE(choose_with(hb, 90).head_blocks);
+  p.heads = 0;
+  p.rank3 = false;
 }
 
 TEST_CASE("choose_config answers a repeated problem from its per-thread memo, and only then", "[config][heuristics]") {
@@ -2178,5 +2265,51 @@ TEST_CASE("per-head rows launch in parts below 2^31 rows, each part's pointers a
   prepare_launch(c, one, /*pdl=*/true, 132, nullptr, &la);
   CHECK(la.params.inner_mul == row_division(32).mul);
   CHECK(la.params.inner_shift == row_division(32).shift);
+  CHECK_THROWS_AS(prepare_launch(c, p, true, 132, nullptr, &la), std::logic_error);
+}
+
+TEST_CASE("head blocks launch tokens x the heads' blocks, for calls whose heads fill them", "[launch]") {
+  // A head's offset from its token in 32 bits, at most 65535 blocks of heads.
+  CHECK(head_blocks_addressable(32, 64, 64));
+  CHECK(head_blocks_addressable(65535, 64, 64));
+  CHECK_FALSE(head_blocks_addressable(65536, 64, 64));
+  CHECK_FALSE(head_blocks_addressable(0, 64, 64));
+  CHECK(head_blocks_addressable(2, std::int64_t(1) << 31, 64));
+  CHECK_FALSE(head_blocks_addressable(3, std::int64_t(1) << 31, 64));
+  CHECK_FALSE(head_blocks_addressable(3, 64, std::int64_t(1) << 31));
+  CHECK_FALSE(head_blocks_addressable(2, -64, 64));
+  KernelConfig c;
+  c.rank3 = true;
+  c.input_dtype = c.output_dtype = DType::bf16;
+  c.threads_per_row = 8;
+  c.rows_per_block = 16;
+  c.rows_per_thread = 2;
+  c.head_blocks = true;
+  NormParams p{};
+  p.input = {reinterpret_cast<void*>(std::uintptr_t(1) << 40), 48 * 64, 64};  // q of a qkv view
+  p.out = {reinterpret_cast<void*>(std::uintptr_t(2) << 40), 32 * 64, 64};
+  p.inner = 32;
+  p.rows = 1000 * 32;
+  LaunchArgs la;
+  prepare_launch(c, p, /*pdl=*/true, 132, nullptr, &la);
+  CHECK(la.config.gridDimX == 1000);
+  CHECK(la.config.gridDimY == 1);
+  CHECK(la.config.blockDimX == 128);
+  p.inner = 64;
+  p.out.stride0 = 64 * 64;
+  p.rows = 1000 * 64;
+  prepare_launch(c, p, true, 132, nullptr, &la);
+  CHECK(la.config.gridDimX == 1000);
+  CHECK(la.config.gridDimY == 2);
+  // Heads that do not fill the blocks, rows that are not whole tokens, or heads too far apart for
+  // 32-bit offsets: the heuristic never picks head blocks there, so the launch refuses.
+  p.inner = 48;
+  p.rows = 1000 * 48;
+  CHECK_THROWS_AS(prepare_launch(c, p, true, 132, nullptr, &la), std::logic_error);
+  p.inner = 32;
+  p.rows = 1000 * 32 + 16;
+  CHECK_THROWS_AS(prepare_launch(c, p, true, 132, nullptr, &la), std::logic_error);
+  p.rows = 1000 * 32;
+  p.input.stride1 = std::int64_t(1) << 28;
   CHECK_THROWS_AS(prepare_launch(c, p, true, 132, nullptr, &la), std::logic_error);
 }

@@ -607,6 +607,47 @@ TEST_CASE("forced configs: a block's rows sharing one weight read through shared
   }
 }
 
+TEST_CASE("per-head rows by head blocks: the default for strided head_dim 64, and forced layouts", "[gpu][rmsnorm][3d][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  namespace d = normjit::detail;
+  // The default: strided rows of 64 with 32 heads (one block of 32 rows a token) go by head blocks
+  // from kStridedSharedRows8 rows; 64 and 48 heads keep the one-dimensional grid.
+  normjit::ProblemSpec ps;
+  ps.op = Op::rmsnorm;
+  ps.hidden = 64;
+  ps.rank3 = true;
+  ps.rows = d::kStridedSharedRows8;
+  ps.heads = 32;
+  REQUIRE(d::choose_config(ps, 0, d::Arch{90}).head_blocks);
+  for (const auto& [op, dt] : {std::pair{Op::rmsnorm, DType::bf16}, std::pair{Op::rmsnorm, DType::f16},
+                               std::pair{Op::gemma_rmsnorm, DType::bf16}}) {
+    for (std::int64_t heads : {32, 64, 48}) {
+      for (std::int64_t batch : {d::kStridedSharedRows8 / heads + 1, std::int64_t(4099)})
+        check_per_head(op, dt, batch, heads, 64, rng);
+    }
+  }
+  // Forced on other layouts (4 and 16 heads a block, one to four items a lane, partial items), the
+  // heads one or three blocks a token (the grid's second dimension): every token's heads written,
+  // none past them.
+  for (const RowsLayout& layout : {RowsLayout{2, 8, 8}, RowsLayout{2, 16, 2}}) {
+    normjit::detail::ConfigOverride o;
+    o.rows_per_thread = layout.per;
+    o.threads_per_row = layout.tpr;
+    o.rows_per_block = layout.rpb;
+    o.residency = 0;
+    o.head_blocks = 1;
+    const normjit::detail::ScopedConfigOverride use_o(&o);
+    const std::int64_t block_rows = std::int64_t(layout.per) * layout.rpb;
+    for (std::int64_t head_dim : {64, 128, 100, 256}) {
+      for (std::int64_t heads : {block_rows, 3 * block_rows}) {
+        INFO("head_blocks forced, rows_per_thread " << layout.per << ", tpr " << layout.tpr << ", rpb " << layout.rpb);
+        check_per_head(Op::rmsnorm, DType::bf16, 37, heads, head_dim, rng);
+      }
+    }
+  }
+}
+
 TEST_CASE("forced configs: output stores with and without the L2 evict-last hint", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
