@@ -99,11 +99,12 @@ struct KernelConfig {
   // multiple of rows_per_cta() (ProblemSpec::heads): a block holds rows_per_cta() heads of one
   // token, on a grid of tokens x (heads / rows_per_cta()) blocks. The kernel then needs no row
   // division (token and head come from the block's coordinates), no row bounds (every row it
-  // names exists) and a head's offset in 32 bits; ptxas issues the rows' loads ~25 instructions
-  // earlier (strided head_dim-64 rows on sm_90a), as torch.compile's per-head kernels do from
-  // compile-time strides. With more than one block a token the GPU runs the grid's second
-  // dimension after its first (every token's first heads, then its next): correct, but slower
-  // where measured, so the heuristic takes it for one block a token (choose_rms_norm).
+  // names exists) and a head's offset in 32 bits: ptxas issues the first row load as the 29th
+  // instruction, not the 57th (the strided head_dim-64 kernel, sm_90a), as torch.compile's
+  // per-head kernels do from compile-time strides. With more than one block a token the GPU runs
+  // the grid's second dimension after its first (every token's first heads, then its next):
+  // correct, but slower where measured, so the heuristic takes it for one block a token
+  // (choose_rms_norm).
   bool head_blocks = false;
   Arch arch;
 
