@@ -1001,8 +1001,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // (q64x64-r1-call5.txt), so only calls whose heads are one block. Without the bounds alone, the
   // dense rows of 8 and the strided rows of 16 ran 3-4.5 % slower (ptxas issued later rows' loads
   // after the first rows' arithmetic; q128-*, d64-*-call2.txt), so only these rows.
-  if (c.rank3 && row_vectors == 8 && c.weight_shared && c.rows_per_thread == 2 && p.heads == c.rows_per_cta() &&
-      head_blocks_fit(c, p.heads))
+  if (row_vectors == 8 && c.weight_shared && c.rows_per_thread == 2 && p.heads == c.rows_per_cta() &&
+      head_blocks_fit(c, p.heads))  // fit: per-head (rank3) rows, no prefetch
     c.head_blocks = true;
   static_assert(kHeadBlockProbe == 16 * 2, "kHeadBlockProbe: the heads of the rule's one block a token");
   return c;

@@ -47,7 +47,7 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
   if (c.head_blocks) {
     // Tokens x the heads' blocks; the heuristic chose head_blocks only for such calls
     // (ProblemSpec::heads), so a mismatch is the library's bug.
-    if (p.inner % c.rows_per_cta() != 0 || p.rows % p.inner != 0 ||
+    if (!head_blocks_fit(c, p.inner) || p.rows % p.inner != 0 ||
         !head_blocks_addressable(p.inner, p.input.stride1, p.out.stride1))
       throw std::logic_error(fmt::format("normjit: {} on {} rows of {} heads (strides {}, {})", slug(c), p.rows,
                                          p.inner, p.input.stride1, p.out.stride1));

@@ -63,10 +63,9 @@ void choose(Op op, const TensorView& in, const TensorView& weight, bool rank3,
   // 32 bits (a row number plus a block's rows stays below 2^31).
   ps.dense_rows = !rank3 && p.rows < (std::int64_t(1) << 30) && p.input.stride0 == ps.hidden &&
                   p.out.stride0 == ps.hidden && (!op_info(op).residual || p.residual.stride0 == ps.hidden);
-  // Per-head rows whose heads a kernel can address by block (KernelConfig::head_blocks; the fused
-  // add's rows are never per-head).
-  if (rank3 && !op_info(op).residual && head_blocks_addressable(p.inner, p.input.stride1, p.out.stride1))
-    ps.heads = p.inner;
+  // Per-head rows whose heads a kernel can address by block (KernelConfig::head_blocks; only
+  // rmsnorm and gemma_rmsnorm pass rank3).
+  if (rank3 && head_blocks_addressable(p.inner, p.input.stride1, p.out.stride1)) ps.heads = p.inner;
   call->config = choose_config(ps, max_vector(in.dtype, tensors), arch);
   call->device = in.device;
 }

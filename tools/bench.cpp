@@ -641,8 +641,9 @@ int run_bench(const BenchArgs& a) {
                 // at most 16 vectors, each addressed from the run-time strides and (dense rows,
                 // KernelConfig::dense; the bench's rows are) from one base, with the weight read by
                 // each thread or once a block (weight_shared; invalid, so skipped, with one row
-                // group a block), and per-head rows by head blocks or not (head_blocks; invalid,
-                // so skipped, where the heads do not fill the block).
+                // group a block), and strided per-head rows by head blocks or not (head_blocks;
+                // invalid, so skipped, where the heads do not fill the block; contiguous per-head
+                // rows are flat, 2-D, and never take it).
                 if (res == 0 && tpr <= 32 && !fused_op && !forced.rows_per_thread && forced.min_blocks <= 0) {
                   for (int per : {2, 4, 8}) {
                     if ((vectors + tpr - 1) / tpr * per > 16) continue;
@@ -657,7 +658,8 @@ int run_bench(const BenchArgs& a) {
                         if (forced.weight_shared >= 0 && shared != forced.weight_shared) continue;
                         o2.weight_shared = shared;
                         for (int hb : {0, 1}) {
-                          if ((forced.head_blocks >= 0 && hb != forced.head_blocks) || (hb && sh.heads == 0)) continue;
+                          const bool strided_heads = sh.heads > 0 && sh.token_heads != sh.heads;
+                          if ((forced.head_blocks >= 0 && hb != forced.head_blocks) || (hb && !strided_heads)) continue;
                           o2.head_blocks = hb;
                           add_loads(o2, res);
                         }

@@ -525,6 +525,15 @@ struct RowsLayout {
   int per, tpr, rpb;
 };
 
+// `o` with `layout`'s shape: rows several a thread, held with their weight.
+normjit::detail::ConfigOverride with_layout(normjit::detail::ConfigOverride o, const RowsLayout& layout) {
+  o.rows_per_thread = layout.per;
+  o.threads_per_row = layout.tpr;
+  o.rows_per_block = layout.rpb;
+  o.residency = 0;
+  return o;
+}
+
 // `o` with `layout`'s shape (row held with its weight), installed for rmsnorm and gemma cases of
 // 16-, 8- and 4-byte vectors and part-filled items (hidden 64-256, 100, 111), row counts below, at
 // and above one block's rows with the last block part-filled, every output form, bf16, f16 and (33
@@ -532,10 +541,7 @@ struct RowsLayout {
 // not to be).
 void check_forced_rows(normjit::detail::ConfigOverride o, const RowsLayout& layout, bool strided_ok,
                        const std::string& what, std::mt19937_64& rng) {
-  o.rows_per_thread = layout.per;
-  o.threads_per_row = layout.tpr;
-  o.rows_per_block = layout.rpb;
-  o.residency = 0;
+  o = with_layout(o, layout);
   const normjit::detail::ScopedConfigOverride use_o(&o);
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (std::int64_t hidden : {64, 100, 111, 128, 256}) {
@@ -632,11 +638,8 @@ TEST_CASE("per-head rows by head blocks: the default for strided head_dim 64, an
   // none past them.
   for (const RowsLayout& layout : {RowsLayout{2, 8, 8}, RowsLayout{2, 16, 2}}) {
     normjit::detail::ConfigOverride o;
-    o.rows_per_thread = layout.per;
-    o.threads_per_row = layout.tpr;
-    o.rows_per_block = layout.rpb;
-    o.residency = 0;
     o.head_blocks = 1;
+    o = with_layout(o, layout);
     const normjit::detail::ScopedConfigOverride use_o(&o);
     const std::int64_t block_rows = std::int64_t(layout.per) * layout.rpb;
     for (std::int64_t head_dim : {64, 128, 100, 256}) {
