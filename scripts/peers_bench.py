@@ -99,7 +99,7 @@ def load_flashinfer():
     return _FLASHINFER
 
 
-def candidates(op, T, use_compile, autotune_min_tokens, normjit_nopdl=False):
+def candidates(op, T, use_compile, autotune_min_tokens, normjit_nopdl=False, normjit_alloc=False):
     """name -> fn(x, r, w, y) returning the normalized output and, for fused ops, the new residual.
     Gemma peers without an offset argument get (1 + w) precomputed by the caller (their best case);
     normjit and FlashInfer get w and add the 1 themselves."""
@@ -138,6 +138,8 @@ def candidates(op, T, use_compile, autotune_min_tokens, normjit_nopdl=False):
         c["normjit"] = lambda x, r, w, y, w1: (nj(x, w, EPS, out=y),)
         if normjit_nopdl:
             c["normjit-nopdl"] = lambda x, r, w, y, w1: (nj(x, w, EPS, out=y, enable_pdl=False),)
+        if normjit_alloc:  # the output from the caching allocator on every call, as the peers' are
+            c["normjit-alloc"] = lambda x, r, w, y, w1: (nj(x, w, EPS),)
         c["eager"] = lambda x, r, w, y, w1: (F.rms_norm(x, (x.shape[-1],), w1, EPS),)
         compile_src = lambda x, r, w, y, w1: (F.rms_norm(x, (x.shape[-1],), w1, EPS),)  # noqa: E731
     if use_compile:
@@ -249,7 +251,7 @@ def check(op, fn, shape, w, w1):
     return err < 1e-2, err
 
 
-def time_all(cands, op, shape, w, w1, reps, flush, nbytes_set):
+def time_all(cands, op, shape, w, w1, reps, flush, nbytes_set, clone_ref=False):
     """Device times (µs) of every candidate, one per round, sampled round-robin: sample i runs each
     candidate once, starting at a rotating position, on the same input set i % sets. So every
     candidate sees the same addresses, the same clock and thermal state, and the same neighbours;
@@ -266,6 +268,8 @@ def time_all(cands, op, shape, w, w1, reps, flush, nbytes_set):
     cs = [(torch.randn(n, device="cuda", dtype=DT), torch.empty(n, device="cuda", dtype=DT)) for _ in range(sets)]
     calls = {name: (lambda k, fn=fn: fn(xs[k][0], xs[k][1], w, ys[k], w1)) for name, fn in cands.items()}
     calls["ref-copy"] = lambda k: cs[k][1].copy_(cs[k][0])
+    if clone_ref:  # the same copy into a tensor from the caching allocator on every call
+        calls["ref-clone"] = lambda k: cs[k][0].clone()
     calls["ref-launch"] = lambda k: torch.cuda._sleep(0)
     names = list(calls)
     host_us = 0.0
@@ -338,6 +342,9 @@ def main():
                     help="run torch.compile max-autotune at this many rows and above (3-6 s per shape)")
     ap.add_argument("--normjit-nopdl", action="store_true",
                     help="also time normjit launched without the PDL attribute (a column, not a peer)")
+    ap.add_argument("--normjit-alloc", action="store_true",
+                    help="also time normjit (rmsnorm ops) with its output allocated on every call, as the peers' "
+                         "outputs are, and a copy into a fresh tensor (ref-clone): columns, not peers")
     ap.add_argument("--csv", default="")
     a = ap.parse_args()
     for op in a.ops.split(","):
@@ -361,11 +368,14 @@ def main():
         header = None
         for shape in shapes_for(op, a):
             H, rows = shape[-1], math.prod(shape[:-1])
-            cands = candidates(op, rows, not a.no_compile, a.autotune_min_tokens, a.normjit_nopdl)
+            cands = candidates(op, rows, not a.no_compile, a.autotune_min_tokens, a.normjit_nopdl,
+                               a.normjit_alloc and not fused(op))
             names = ["normjit", "eager", "compile", "compile-maxat", "liger", "flashinfer"]
             refs = ["ref-copy", "ref-launch"]
             if header is None:
-                header = names + (["normjit-nopdl"] if a.normjit_nopdl else []) + refs
+                extra = (["normjit-nopdl"] if a.normjit_nopdl else []) + (
+                    ["normjit-alloc", "ref-clone"] if a.normjit_alloc and not fused(op) else [])
+                header = names + extra + refs
                 print("| shape | " + " | ".join(f"{n} µs" for n in header) +
                       " | best peer | normjit / best | copy / best | normjit % copy |")
                 print("|---|" + "---:|" * (len(header) + 4))
@@ -382,7 +392,8 @@ def main():
                 except Exception as e:  # noqa: BLE001 - one peer failing must not stop the table
                     print(f"{name} {op} {shape}: {type(e).__name__}: {e}", file=sys.stderr)
             try:
-                samples = time_all(passed, op, shape, w, w1, a.reps, flush, nbytes)
+                samples = time_all(passed, op, shape, w, w1, a.reps, flush, nbytes,
+                                   clone_ref=a.normjit_alloc and not fused(op))
             except Exception as e:  # noqa: BLE001 - name the failing shape, go on with the next
                 print(f"{op} {shape}: timing failed: {type(e).__name__}: {e}", file=sys.stderr)
                 continue
