@@ -305,7 +305,9 @@ template <class T, int N> struct Packed {
 };
 
 // Store of one chunk; kKeep adds an L2 evict-last hint (KernelConfig::keep_out), so that the line
-// outlasts the lines read around it and the next kernel finds it in L2.
+// outlasts the lines read around it and the next kernel finds it in L2. Otherwise a plain store:
+// an L2 evict-first hint or st.global.cs on the output ran up to 5.9 % slower at 8192-32768 rows
+// (H200, session 38, docs/results/h200-2026-12-02-s38, st-*-call3.txt).
 template <bool kKeep, class C> __device__ __forceinline__ void store_chunk(C* p, const C& v) {
   if constexpr (kKeep) {
     const u64 policy = l2_policy<true>();

@@ -998,7 +998,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 33.47/33.02, 33.22. But 64 heads of [tokens, 96, 64] (two blocks a token, the grid's second
   // dimension, which the GPU schedules after the first: every token's first 32 heads, then every
   // token's second) ran slower: 2048 tokens 11.39/11.46, 4096 18.40/18.66, 8192 33.22/34.21
-  // (q64x64-r1-call5.txt), so only calls whose heads are one block. Without the bounds alone, the
+  // (q64x64-r1-call5.txt), so only calls whose heads are one block; with a token's two blocks
+  // adjacent in dispatch order they ran level with head_blocks=0, no gain to take (session 38,
+  // docs/results/h200-2026-12-02-s38, h64*-call1.txt). Without the bounds alone, the
   // dense rows of 8 and the strided rows of 16 ran 3-4.5 % slower (ptxas issued later rows' loads
   // after the first rows' arithmetic; q128-*, d64-*-call2.txt), so only these rows.
   if (row_vectors == 8 && c.weight_shared && c.rows_per_thread == 2 && p.heads == c.rows_per_cta() &&
