@@ -19,6 +19,13 @@ nj=build-gpu/normjit
 
 elapsed() { echo $(( $(date +%s) - call_start )); }
 
+# time_left: the seconds left until $call_deadline seconds into the call (default 560); fails
+# with less than 20 left (too little for a bench process).
+time_left() {
+  local left=$(( ${call_deadline:-560} - $(elapsed) ))
+  [ $left -ge 20 ] && echo $left
+}
+
 build_cli() {
   source scripts/gpu_build.sh
   gpu_build "" normjit_cli "$@" > "$R/build.txt" 2>&1 || { tail -20 "$R/build.txt"; return 1; }
@@ -38,8 +45,8 @@ gpu_suite_summary() {
 # 40 samples, stopping by $call_deadline seconds into the call (default 560; skipped with less
 # than 20 s left). Prints the exit status and the elapsed time.
 bench_compare() {
-  local left=$(( ${call_deadline:-560} - $(elapsed) ))
-  [ $left -lt 20 ] && { echo "skip $1"; return; }
+  local left
+  left=$(time_left) || { echo "skip $1"; return; }
   timeout $left $nj bench --op "$2" --dtype "$3" --tokens "$4" --hidden "$5" --reps 40 --compare "$6" > "$R/$1.txt" 2>&1
   echo "$1 rc=$? at $(elapsed) s"
 }
@@ -48,8 +55,8 @@ bench_compare() {
 # $call_deadline seconds into the call (default 560; skipped with less than 20 s left). Run it once
 # a round (NAME-r1, NAME-r2, ...) so that each round is its own process.
 bench_run() {
-  local left=$(( ${call_deadline:-560} - $(elapsed) ))
-  [ $left -lt 20 ] && { echo "skip $1"; return; }
+  local left
+  left=$(time_left) || { echo "skip $1"; return; }
   local name=$1; shift
   timeout $left $nj bench --reps 60 "$@" > "$R/$name.txt" 2>&1
   echo "$name rc=$? at $(elapsed) s"

@@ -366,15 +366,14 @@ def main():
     for op in a.ops.split(","):
         print(f"\n### {op}\n")
         header = None
+        alloc = a.normjit_alloc and not fused(op)  # normjit-alloc and ref-clone: rmsnorm ops only
         for shape in shapes_for(op, a):
             H, rows = shape[-1], math.prod(shape[:-1])
-            cands = candidates(op, rows, not a.no_compile, a.autotune_min_tokens, a.normjit_nopdl,
-                               a.normjit_alloc and not fused(op))
+            cands = candidates(op, rows, not a.no_compile, a.autotune_min_tokens, a.normjit_nopdl, alloc)
             names = ["normjit", "eager", "compile", "compile-maxat", "liger", "flashinfer"]
             refs = ["ref-copy", "ref-launch"]
             if header is None:
-                extra = (["normjit-nopdl"] if a.normjit_nopdl else []) + (
-                    ["normjit-alloc", "ref-clone"] if a.normjit_alloc and not fused(op) else [])
+                extra = (["normjit-nopdl"] if a.normjit_nopdl else []) + (["normjit-alloc", "ref-clone"] if alloc else [])
                 header = names + extra + refs
                 print("| shape | " + " | ".join(f"{n} µs" for n in header) +
                       " | best peer | normjit / best | copy / best | normjit % copy |")
@@ -392,8 +391,7 @@ def main():
                 except Exception as e:  # noqa: BLE001 - one peer failing must not stop the table
                     print(f"{name} {op} {shape}: {type(e).__name__}: {e}", file=sys.stderr)
             try:
-                samples = time_all(passed, op, shape, w, w1, a.reps, flush, nbytes,
-                                   clone_ref=a.normjit_alloc and not fused(op))
+                samples = time_all(passed, op, shape, w, w1, a.reps, flush, nbytes, clone_ref=alloc)
             except Exception as e:  # noqa: BLE001 - name the failing shape, go on with the next
                 print(f"{op} {shape}: timing failed: {type(e).__name__}: {e}", file=sys.stderr)
                 continue

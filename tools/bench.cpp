@@ -645,6 +645,7 @@ int run_bench(const BenchArgs& a) {
                 // invalid, so skipped, where the heads do not fill the block; contiguous per-head
                 // rows are flat, 2-D, and never take it).
                 if (res == 0 && tpr <= 32 && !fused_op && !forced.rows_per_thread && forced.min_blocks <= 0) {
+                  const bool strided_heads = sh.heads > 0 && sh.token_heads != sh.heads;
                   for (int per : {2, 4, 8}) {
                     if ((vectors + tpr - 1) / tpr * per > 16) continue;
                     detail::ConfigOverride o2 = o;
@@ -658,7 +659,6 @@ int run_bench(const BenchArgs& a) {
                         if (forced.weight_shared >= 0 && shared != forced.weight_shared) continue;
                         o2.weight_shared = shared;
                         for (int hb : {0, 1}) {
-                          const bool strided_heads = sh.heads > 0 && sh.token_heads != sh.heads;
                           if ((forced.head_blocks >= 0 && hb != forced.head_blocks) || (hb && !strided_heads)) continue;
                           o2.head_blocks = hb;
                           add_loads(o2, res);
