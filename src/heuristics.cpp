@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 
 #include "normjit/errors.hpp"
@@ -987,26 +988,37 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     if (few && c.cluster > 1) c.prefetch |= kPrefetchWeight;
     c.prefetch = prefetch_needed(c);
   }
-  // Strided rows of 8 vectors on the shared-weight layout above (two a thread, 32 rows a block)
-  // go by head blocks (KernelConfig::head_blocks) where the call has 32 heads a token (q of many
-  // models): block t takes token t's heads, without the row division and the row bounds. H200,
-  // median us, q of [tokens, 48, 64], interleaved in one process, 60 samples, two rounds in
-  // separate processes, head_blocks=0 / this (session 37, docs/results/h200-2026-12-01-s37,
-  // q64-*-call5.txt): bf16 2560 tokens 8.96, 9.06/8.61, 8.77; 4096 11.52, 11.49/11.26, 11.46;
-  // 8192 18.53, 18.62/18.37, 18.43; 16384 33.25, 33.38/33.12, 33.15; f16 2560 8.90, 9.02/8.61,
-  // 8.70; 4096 11.42, 11.52/11.23, 11.42; 8192 18.59, 18.56/18.43, 18.53; 16384 33.34,
-  // 33.47/33.02, 33.22. But 64 heads of [tokens, 96, 64] (two blocks a token, the grid's second
-  // dimension, which the GPU schedules after the first: every token's first 32 heads, then every
-  // token's second) ran slower: 2048 tokens 11.39/11.46, 4096 18.40/18.66, 8192 33.22/34.21
-  // (q64x64-r1-call5.txt), so only calls whose heads are one block; with a token's two blocks
-  // adjacent in dispatch order they ran level with head_blocks=0, no gain to take (session 38,
-  // docs/results/h200-2026-12-02-s38, h64*-call1.txt). Without the bounds alone, the
-  // dense rows of 8 and the strided rows of 16 ran 3-4.5 % slower (ptxas issued later rows' loads
-  // after the first rows' arithmetic; q128-*, d64-*-call2.txt), so only these rows.
-  if (row_vectors == 8 && c.weight_shared && c.rows_per_thread == 2 && p.heads == c.rows_per_cta() &&
-      head_blocks_fit(c, p.heads))  // fit: per-head (rank3) rows, no prefetch
-    c.head_blocks = true;
-  static_assert(kHeadBlockProbe == 16 * 2, "kHeadBlockProbe: the heads of the rule's one block a token");
+  // Strided rows of 8 vectors on the shared-weight layout above (two a thread) go by head blocks
+  // (KernelConfig::head_blocks) where the call has kHeadBlockHeads heads a token (32: q of many
+  // models; 24: q and k of SD3), on heads / 2 row groups a block: block t takes token t's heads,
+  // without the row division and the row bounds. H200, median us, interleaved in one process,
+  // 60 samples, rounds in separate processes, head_blocks=0 / this. 32 heads, q of [tokens, 48,
+  // 64] (session 37, docs/results/h200-2026-12-01-s37, q64-*-call5.txt): bf16 2560 tokens 8.96,
+  // 9.06/8.61, 8.77; 4096 11.52, 11.49/11.26, 11.46; 8192 18.53, 18.62/18.37, 18.43; 16384 33.25,
+  // 33.38/33.12, 33.15; f16 2560 8.90, 9.02/8.61, 8.70; 4096 11.42, 11.52/11.23, 11.42; 8192
+  // 18.59, 18.56/18.43, 18.53; 16384 33.34, 33.47/33.02, 33.22. 24 heads, q of [tokens, 72, 64],
+  // 12 row groups a block against the layout's 16 (session 39, docs/results/h200-2026-12-02-s39,
+  // three calls, hb24*, l24*, v24*): bf16 4096 9.92, 9.82/9.86, 9.66; 8192 15.10, 15.07, 15.20,
+  // 15.17, 15.10, 14.98/15.14, 14.94, 15.10, 15.07, 15.04, 15.04; 16384 26.08, 25.79, 26.62,
+  // 25.82, 25.82, 25.79/25.95, 25.63, 26.08, 25.66, 25.70, 25.73; f16 4096 9.82/9.70, 8192
+  // 15.01/14.85, 16384 25.82/25.76 (13 of 15 ahead, 0.7 % in the mean). But 64 heads of
+  // [tokens, 96, 64] (two blocks a token, the grid's second dimension, which the GPU schedules
+  // after the first: every token's first 32 heads, then every token's second) ran slower: 2048
+  // tokens 11.39/11.46, 4096 18.40/18.66, 8192 33.22/34.21 (q64x64-r1-call5.txt), so only calls
+  // whose heads are one block; with a token's two blocks adjacent in dispatch order they ran level
+  // with head_blocks=0, no gain to take (session 38, docs/results/h200-2026-12-02-s38,
+  // h64*-call1.txt). For k of 8 and 16 heads, whole tokens a block without bounds (a template
+  // variant) moved nothing beyond the spread between processes (session 38, h8-*, h16-*-call5.txt). Without the bounds alone, the dense rows of 8
+  // and the strided rows of 16 ran 3-4.5 % slower (ptxas issued later rows' loads after the first
+  // rows' arithmetic; q128-*, d64-*-call2.txt), so only these rows.
+  const bool head_block_heads =
+      std::find(std::begin(kHeadBlockHeads), std::end(kHeadBlockHeads), p.heads) != std::end(kHeadBlockHeads);
+  if (row_vectors == 8 && c.weight_shared && c.rows_per_thread == 2 && head_block_heads) {
+    KernelConfig b = c;
+    b.rows_per_block = int(p.heads / 2);
+    b.head_blocks = true;
+    if (head_blocks_fit(b, p.heads)) c = b;  // fit: per-head (rank3) rows, no prefetch
+  }
   return c;
 }
 

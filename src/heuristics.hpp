@@ -74,10 +74,10 @@ constexpr std::int64_t kDenseSharedEndRows16 = 221184;
 constexpr std::int64_t kDenseSharedRows8 = 98304;
 constexpr std::int64_t kStridedSharedRows8 = 81920;
 // Strided per-head rows of 8 vectors on that layout go by head blocks (KernelConfig::head_blocks)
-// where a call's heads are exactly one block's rows (choose_rms_norm). kHeadBlockProbe: the heads
-// that select every head-blocks kernel the heuristics build, for prewarming a per-head problem
-// whose heads are not known (op_registry.cpp: configs_for).
-constexpr std::int64_t kHeadBlockProbe = 32;
+// where a call has one of these heads a token, a block of heads / 2 row groups holding exactly one
+// token's heads (choose_rms_norm). The same list selects every head-blocks kernel the heuristics
+// build, for prewarming a per-head problem whose heads are not known (op_registry.cpp: configs_for).
+constexpr std::int64_t kHeadBlockHeads[] = {24, 32};
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 
 #include "heuristics.hpp"
 #include "normjit/errors.hpp"
@@ -40,9 +41,9 @@ std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
     // Calls may or may not write over their input, their rows may or may not be dense
     // (ProblemSpec::dense_rows, 2-D rows only), and a per-head problem that names no heads may be
     // called with heads that the heuristics give head blocks or not (ProblemSpec::heads;
-    // kHeadBlockProbe selects every such kernel); every kind is built.
+    // kHeadBlockHeads select every such kernel); every kind is built.
     std::vector<std::int64_t> heads{p.heads};
-    if (p.rank3 && p.heads == 0) heads.push_back(kHeadBlockProbe);
+    if (p.rank3 && p.heads == 0) heads.insert(heads.end(), std::begin(kHeadBlockHeads), std::end(kHeadBlockHeads));
     for (bool aliased : {false, true}) {
       for (bool dense : {false, true}) {
         if (dense && p.rank3) continue;

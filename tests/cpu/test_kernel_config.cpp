@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <algorithm>
+#include <iterator>
 #include <random>
 #include <regex>
 #include <set>
@@ -1240,6 +1241,8 @@ TEST_CASE("per-head rows of 16 and 8 vectors, strided or dense, go 8 lanes x 16 
 
 TEST_CASE("strided per-head rows of 8 vectors go by head blocks where the call's heads are one block",
           "[config][heuristics]") {
+  CHECK(std::vector<std::int64_t>(std::begin(kHeadBlockHeads), std::end(kHeadBlockHeads)) ==
+        std::vector<std::int64_t>{24, 32});
   ProblemSpec p;
   p.rank3 = true;
   auto pick = [&](std::int64_t hidden, std::int64_t rows, std::int64_t heads, DType dt, int cc, Op op = Op::rmsnorm) {
@@ -1254,15 +1257,19 @@ TEST_CASE("strided per-head rows of 8 vectors go by head blocks where the call's
           const KernelConfig any = pick(64, rows, 0, dt, cc, op);
           REQUIRE(any.weight_shared);
           CHECK_FALSE(any.head_blocks);
-          // 32 heads, the block's rows: the same kernel by head blocks. Not two or three blocks a
-          // token (slower where measured), nor heads that do not fill a block.
-          KernelConfig c = pick(64, rows, kHeadBlockProbe, dt, cc, op);
-          INFO(slug(c));
-          CHECK(kHeadBlockProbe == 32);
-          CHECK(c.head_blocks);
-          c.head_blocks = false;
-          CHECK(c == any);
-          for (std::int64_t heads : {8, 24, 48, 40, 64, 96}) CHECK_FALSE(pick(64, rows, heads, dt, cc, op).head_blocks);
+          // 32 heads, the block's rows: the same kernel by head blocks; 24 heads, the same on 12
+          // row groups a block. Not two or three blocks a token (slower where measured), nor
+          // heads that were not measured.
+          for (std::int64_t heads : {32, 24}) {
+            KernelConfig c = pick(64, rows, heads, dt, cc, op);
+            INFO(heads << " heads: " << slug(c));
+            CHECK(c.head_blocks);
+            CHECK(c.rows_per_cta() == heads);
+            c.head_blocks = false;
+            c.rows_per_block = any.rows_per_block;
+            CHECK(c == any);
+          }
+          for (std::int64_t heads : {8, 16, 12, 48, 40, 64, 96}) CHECK_FALSE(pick(64, rows, heads, dt, cc, op).head_blocks);
         }
         // Not below the layout's window (one row a thread), nor rows of 16 vectors (head_dim
         // 128: the bounds-free kernel issued its second row's loads late there).
@@ -1277,8 +1284,8 @@ TEST_CASE("strided per-head rows of 8 vectors go by head blocks where the call's
   p.dense_rows = true;
   CHECK_FALSE(pick(64, kFourRowsPerThreadRows, 32, DType::bf16, 90).head_blocks);
   p.dense_rows = false;
-  // Prewarming a per-head problem whose heads are not named builds both kernels; a problem that
-  // names other heads, only the one-dimensional grid's.
+  // Prewarming a per-head problem whose heads are not named builds all three kernels (24 and 32
+  // heads by head blocks); a problem that names other heads, only the one-dimensional grid's.
   p.rank3 = true;
   p.rows = 0;
   p.hidden = 64;
@@ -1287,11 +1294,16 @@ TEST_CASE("strided per-head rows of 8 vectors go by head blocks where the call's
     return std::count_if(v.begin(), v.end(), [](const KernelConfig& c) { return c.head_blocks; });
   };
   const std::vector<KernelConfig> any = configs_for(p, Arch{90});
-  CHECK(with_blocks(any) >= 1);
+  CHECK(with_blocks(any) >= 2);
   p.heads = 48;
   CHECK(with_blocks(configs_for(p, Arch{90})) == 0);
   p.heads = 32;
-  CHECK(with_blocks(configs_for(p, Arch{90})) == with_blocks(any));
+  const auto blocks32 = with_blocks(configs_for(p, Arch{90}));
+  p.heads = 24;
+  const auto blocks24 = with_blocks(configs_for(p, Arch{90}));
+  CHECK(blocks32 >= 1);
+  CHECK(blocks24 >= 1);
+  CHECK(blocks32 + blocks24 == with_blocks(any));
   p.heads = 0;
   p.hidden = 128;
   CHECK(with_blocks(configs_for(p, Arch{90})) == 0);

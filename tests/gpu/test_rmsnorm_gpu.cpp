@@ -617,18 +617,20 @@ TEST_CASE("per-head rows by head blocks: the default for strided head_dim 64, an
   use_device0();
   auto rng = fresh_rng();
   namespace d = normjit::detail;
-  // The default: strided rows of 64 with 32 heads (one block of 32 rows a token) go by head blocks
-  // from kStridedSharedRows8 rows; 64 and 48 heads keep the one-dimensional grid.
+  // The default: strided rows of 64 with 32 or 24 heads (one block of 32 or 24 rows a token) go
+  // by head blocks from kStridedSharedRows8 rows; 64 and 48 heads keep the one-dimensional grid.
   normjit::ProblemSpec ps;
   ps.op = Op::rmsnorm;
   ps.hidden = 64;
   ps.rank3 = true;
   ps.rows = d::kStridedSharedRows8;
-  ps.heads = 32;
-  REQUIRE(d::choose_config(ps, 0, d::Arch{90}).head_blocks);
+  for (std::int64_t heads : {32, 24}) {
+    ps.heads = heads;
+    REQUIRE(d::choose_config(ps, 0, d::Arch{90}).head_blocks);
+  }
   for (const auto& [op, dt] : {std::pair{Op::rmsnorm, DType::bf16}, std::pair{Op::rmsnorm, DType::f16},
                                std::pair{Op::gemma_rmsnorm, DType::bf16}}) {
-    for (std::int64_t heads : {32, 64, 48}) {
+    for (std::int64_t heads : {32, 24, 64, 48}) {
       for (std::int64_t batch : {d::kStridedSharedRows8 / heads + 1, std::int64_t(4099)})
         check_per_head(op, dt, batch, heads, 64, rng);
     }
