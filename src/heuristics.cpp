@@ -33,6 +33,14 @@ std::vector<std::int64_t> wave_row_classes(Arch arch) {
   return {kWaveRowsPerSmLow * sms + 1, kWaveRowsPerSmHigh * sms + 1};
 }
 
+std::vector<std::int64_t> keep_out_row_classes(const ProblemSpec& problem) {
+  if (op_info(problem.op).residual || problem.hidden < 1) return {};
+  const std::int64_t row_bytes = problem.hidden * dtype_size(problem.dtype);
+  auto from = [&](std::int64_t bytes) { return (bytes + row_bytes - 1) / row_bytes; };  // rows >= bytes
+  return {kKeepOutShortBytes / row_bytes + 1, from(kKeepOutHeldBytes), from(kKeepOutRereadBytes),
+          from(kKeepOutRereadEndBytes)};
+}
+
 int wave_window_sms(std::int64_t rows) {
   return int(std::min<std::int64_t>((rows + kWaveRowsPerSmHigh - 1) / kWaveRowsPerSmHigh,
                                     std::numeric_limits<int>::max()));
@@ -1018,6 +1026,37 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     b.rows_per_block = int(p.heads / 2);
     b.head_blocks = true;
     if (head_blocks_fit(b, p.heads)) c = b;  // fit: per-head (rank3) rows, no prefetch
+  }
+  // rmsnorm's output stores carry the L2 evict-last hint (KernelConfig::keep_out) where the output
+  // outgrows the L2: the written lines then outlast the input lines read around them, as the fused
+  // add's do from kKeepOutRows. H200, bf16 unless noted, median us, interleaved in one process,
+  // default / keep_out, two rounds in separate processes (session 39, docs/results/
+  // h200-2026-12-02-s39, calls 5-8), here as keep / default averaged over the rounds, by output
+  // bytes. Held rows (residency 0-1): hidden 2048 at 32, 48, 64, 96, 128, 256, 512 MiB 1.010,
+  // 1.001, 0.991, 0.978, 0.979, 0.988, 0.994 (32768 rows 63.33-63.90/62.21-62.56; gemma 0.979, f16
+  // 0.977 at 128 MiB); 5120 and 6144 at 64, 96, 128, 256 MiB 0.993, 0.967, 0.973, 0.987 and 0.998,
+  // 0.968, 0.975, 0.988; 8192 at 64 and 96 MiB 0.991, 0.968; 512 and 1024 at 48 MiB 1.034, 1.031,
+  // at 64 MiB 1.016, 1.013, at 96-256 MiB 0.985-0.995; 1536 (rows of 192 vectors) 1.000-1.010 at
+  // 48-256 MiB; 16384 (late weight) at 48, 64, 96 MiB 1.030, 1.008, 0.978; 2560 and 3072 (hinted
+  // loads) at 48 and 64 MiB 0.990, 0.975 and 0.987, 0.977; fp32 1024 at 64, 128, 256 MiB 0.991,
+  // 0.975, 0.989. Rows of at most 512 bytes gain from less: hidden 64 (dense) at 96-256 MiB
+  // 0.963-0.986; 128 at 48 MiB 1.000, at 64-128 MiB 0.973-0.987; 256 at 48 MiB 1.001, at 64-128 MiB
+  // 0.964-0.993; per-head [4608, 48, 128] (54 MiB) 0.986, [8192, 32, 128] 0.989, [8192, 16, 256]
+  // 0.995, [16384, 32, 64] 0.992, [32768, 32, 64] 0.971; strided q views of a qkv tensor: [8192,
+  // 32 of 48, 128] 0.991, [16384, 32 of 48, 128] 0.986, [16384, 32 of 48, 64] 0.994, [32768, 32 of
+  // 48, 64] 0.978; but [8192, 32, 64] (32 MiB) 1.006 and strided rows of 64 at 24-48 MiB 1.001.
+  // Re-read rows (residency 2, read evict-first the second time already): hidden 4096 at 64, 96,
+  // 128, 256, 512 MiB 0.987, 0.980, 0.984, 1.001, 1.013; 8192 at 128, 256, 512 MiB 0.981, 0.995,
+  // 1.002; 2560 at 96, 128, 256 MiB 0.965, 0.979, 0.996; 3072 at 96-192 MiB 0.986-0.992, at 256 and
+  // 384 MiB 0.993, 0.996; fp32 2048 at 64, 128, 256 MiB 0.988, 0.986, 1.003, fp32 4096 at 128 and
+  // 256 MiB 0.984, 0.997: hence the window. Clusters, split rows and rows staged in shared memory
+  // were not timed with it; other architectures (other L2 sizes) were not measured.
+  if (!info.residual && c.cluster == 1 && c.split == 1 && c.residency <= 2) {
+    const std::int64_t row_bytes = p.hidden * dtype_size(c.output_dtype);
+    const std::int64_t out_bytes = p.rows * row_bytes;
+    c.keep_out = c.residency == 2 ? out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes
+                                  : out_bytes >= kKeepOutHeldBytes ||
+                                        (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes);
   }
   return c;
 }

@@ -35,6 +35,16 @@ constexpr std::int64_t kLateWeightRows = 1024;
 // Row count from which the fused add's output stores carry an L2 evict-last hint
 // (KernelConfig::keep_out; rows of 512-2048 vectors, choose_rms_norm).
 constexpr std::int64_t kKeepOutRows = 2048;
+// rmsnorm's output stores carry the same hint where its output outgrows the L2 by these bytes
+// (choose_rms_norm): held rows (residency 0 or 1) from kKeepOutHeldBytes, or above
+// kKeepOutShortBytes for rows of at most kKeepOutShortRowBytes; re-read rows (residency 2) from
+// kKeepOutRereadBytes until kKeepOutRereadEndBytes. keep_out_row_classes gives the row counts at
+// these bytes, which prewarm adds for a problem of unknown rows.
+constexpr std::int64_t kKeepOutHeldBytes = std::int64_t(96) << 20;
+constexpr std::int64_t kKeepOutShortBytes = std::int64_t(48) << 20;
+constexpr std::int64_t kKeepOutShortRowBytes = 512;
+constexpr std::int64_t kKeepOutRereadBytes = std::int64_t(64) << 20;
+constexpr std::int64_t kKeepOutRereadEndBytes = std::int64_t(256) << 20;
 // Row count from which a row held in registers with its weight, one row per CTA and no cluster,
 // pins the weight loads ahead of the row's first use (KernelConfig::pin_weight, choose_rms_norm).
 constexpr std::int64_t kPinWeightRows = 256;
@@ -113,6 +123,9 @@ constexpr int kProbeSms = 132;
 // Row counts that pick every kernel the wave-window rule may choose on `arch` (with kProbeSms
 // when arch.sms is 0): the window's first row count and the one after it.
 std::vector<std::int64_t> wave_row_classes(Arch arch);
+// Row counts at which rmsnorm's evict-last output stores switch on or off for `problem`'s rows
+// (kKeepOut*Bytes over its row bytes); none for the fused add, whose rule counts rows.
+std::vector<std::int64_t> keep_out_row_classes(const ProblemSpec& problem);
 // An SM count whose window holds `rows` (rows / kWaveRowsPerSmHigh, rounded up): what prewarm of
 // given rows for an arch named without its GPU also builds for.
 int wave_window_sms(std::int64_t rows);

@@ -70,6 +70,13 @@ std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
     p.rows = rows;
     add(p, arch);
   }
+  // The rows at which rmsnorm's output stores take the L2 evict-last hint (by output bytes, so
+  // at row counts of the problem's own).
+  for (std::int64_t rows : keep_out_row_classes(problem)) {
+    ProblemSpec p = problem;
+    p.rows = rows;
+    add(p, arch);
+  }
   // The rows whose kernel depends on the SM count: an arch named without its GPU gets the
   // window's kernel of a probe count (the same kernel for every count).
   const Arch counted{arch.cc, arch.sms > 0 ? arch.sms : kProbeSms};

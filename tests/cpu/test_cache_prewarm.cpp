@@ -219,9 +219,10 @@ TEST_CASE("cli prewarm: bundled manifest, JSON report, then a dry run shows it c
   // 4 problems at hidden 8192 (heuristics.cpp), each with a kernel for a few rows (a 4-CTA
   // cluster), two for the rows between (held; the weight pinned from kPinWeightRows) and one for
   // many rows (re-read); the two fused-add problems with a fifth from kKeepOutRows (output kept
-  // in L2).
+  // in L2); the two rmsnorm problems with two more whose output is kept in L2 (held, from
+  // kKeepOutHeldBytes of output; re-read, from kKeepOutRereadBytes to kKeepOutRereadEndBytes).
   const size_t n = kernel_lines(bundled("llama-3.1-70b").problems, 90);
-  CHECK(n == 18);
+  CHECK(n == 22);
   CHECK(j.at("kernels") == n);
   CHECK(j.at("compiled") == n);
   CHECK(j.at("cached") == 0);
@@ -303,10 +304,11 @@ TEST_CASE("cli prewarm: a progress bar when asked (a terminal's default), severa
   INFO(r.output);
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, "\r"));
-  // Hidden 1024: one kernel an op on sm_80; on sm_90 also its early-trigger form for a few rows.
-  CHECK(contains(r.output, "[########################] 6/6"));
+  // Hidden 1024: one kernel an op, and its form with the output kept in L2 (from
+  // kKeepOutHeldBytes of output); on sm_90 also its early-trigger form for a few rows.
+  CHECK(contains(r.output, "[########################] 10/10"));
   CHECK(cputest::lines_starting_with(r.output, "compiled ").empty());
-  CHECK(contains(r.output, "prewarm: 6 kernels: 6 compiled, 0 already cached, 0 failed"));
+  CHECK(contains(r.output, "prewarm: 10 kernels: 10 compiled, 0 already cached, 0 failed"));
   const nlohmann::json j = nlohmann::json::parse(
       cli({"prewarm", "--arch", "sm_80,sm_90", "--op", "rmsnorm,gemma_rmsnorm", "--hidden", "1024", "--json"},
           cache.str())
@@ -314,7 +316,7 @@ TEST_CASE("cli prewarm: a progress bar when asked (a terminal's default), severa
   std::set<std::string> archs;
   for (const auto& it : j.at("items")) archs.insert(it.at("arch").get<std::string>());
   CHECK(archs == std::set<std::string>{"sm_80", "sm_90a"});
-  CHECK(j.at("cached") == 6);
+  CHECK(j.at("cached") == 10);
   const njtest::ProcessResult bad = cli({"prewarm", "--progress", "fancy", "--arch", "sm_90"}, cache.str());
   CHECK(bad.exit_code != 0);
   CHECK(contains(bad.output, "--progress"));
@@ -341,18 +343,19 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   REQUIRE(normjit_prewarm_manifest(manifest.c_str(), "sm_90,sm_80", 2, &r) == NORMJIT_SUCCESS);
   CHECK(std::string(normjit_last_error()).empty());
   // Per arch: rmsnorm (rows of 375 vectors) for few rows, from kPinWeightRows (128 threads, the
-  // weight pinned), from kBulkRowsRmsnorm (64 threads x 2 rows) and from kRereadNpotRows (re-read
-  // on 128); the fused add for few rows and from kPinWeightRows (128 threads, pinned); on sm_90
-  // also for up to kFewRowsMax rows (the PDL trigger early).
-  CHECK(r.kernels == 14);
-  CHECK(r.compiled + r.cached == 14);
+  // weight pinned), from kBulkRowsRmsnorm (64 threads x 2 rows), from kRereadNpotRows (re-read
+  // on 128; with the output kept in L2 until kKeepOutRereadEndBytes of output) and after it; the
+  // fused add for few rows and from kPinWeightRows (128 threads, pinned); on sm_90 also for up to
+  // kFewRowsMax rows (the PDL trigger early).
+  CHECK(r.kernels == 16);
+  CHECK(r.compiled + r.cached == 16);
   CHECK(r.failed == 0);
   CHECK(r.seconds > 0);
   normjit_prewarm_result again{};
   again.struct_size = sizeof again;
   REQUIRE(normjit_prewarm_manifest(manifest.c_str(), "sm_90,sm_80", 0, &again) == NORMJIT_SUCCESS);
   CHECK(again.compiled == 0);
-  CHECK(again.cached == 14);
+  CHECK(again.cached == 16);
   CHECK(normjit_prewarm_manifest(manifest.c_str(), "sm_90", 1, nullptr) == NORMJIT_SUCCESS);
 
   // A bundled name, found through NORMJIT_MANIFEST_DIR.
@@ -368,8 +371,13 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   // kFourRowsPerThreadRows) four rows per thread, (from kOneVectorLaneRows) four on 16 lanes, two
   // with the shared weight and reconverted (strided rows from kStridedSharedRows, dense ones from
   // kDenseSharedRows16), and for dense 2-D rows (from kDenseSharedEndRows16) eight per thread;
-  // each of the 8 problems also for up to kFewRowsMax rows (the PDL trigger early).
-  CHECK(q.kernels == 38);
+  // each of the 8 problems also for up to kFewRowsMax rows (the PDL trigger early). rmsnorm's
+  // output kept in L2: at 2048 from kKeepOutHeldBytes of output (one more kernel a dtype); at 128
+  // above kKeepOutShortBytes of output (196609 rows), a second form of the layouts whose row
+  // windows span that count (2-D: the shared weight, four rows a thread on 8 lanes; per head: the
+  // strided rows' shared weight), while the layouts of more rows (16 lanes, eight a thread) take
+  // only the kept one (three more a dtype).
+  CHECK(q.kernels == 46);
 
   normjit_prewarm_result small{};
   small.struct_size = 4;
@@ -397,7 +405,7 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   const njtest::ProcessResult child = run_with({njtest::self_exe(), "[.c_abi_child]"}, env, limited);
   INFO(child.output);
   CHECK(child.exit_code == 0);
-  CHECK(contains(child.output, fmt::format("CHILD status={} kernels=8 compiled=0 cached=0 failed=8",
+  CHECK(contains(child.output, fmt::format("CHILD status={} kernels=9 compiled=0 cached=0 failed=9",
                                            int(NORMJIT_ERROR_CACHE_WRITE))));
   CHECK(contains(child.output, "compiled but not stored"));
 }

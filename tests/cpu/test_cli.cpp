@@ -255,7 +255,7 @@ TEST_CASE("cli: prewarm --manifest compiles the manifest's problems", "[cli][man
   p.weight_dtype = DType::f32;
   p.hidden = 111;
   p.rank3 = true;
-  want.insert(slug(choose_config(p, 0, Arch{80})));
+  for (const KernelConfig& c : configs_for(p, Arch{80})) want.insert(slug(c));
   CHECK(got == want);
   CHECK(contains(r.output, fmt::format("prewarm: {} kernels: {} compiled, 0 already cached, 0 failed",
                                        want.size(), want.size())));
@@ -338,8 +338,9 @@ TEST_CASE("cli: prewarm --rows builds only the kernels those row counts use", "[
     return cputest::lines_starting_with(r.output, "sm_80 ");
   };
   // Hidden 8192 on sm_80 (heuristics.cpp): a few rows are shared by two CTAs unless written in
-  // place, rows from kPinWeightRows are held with the weight pinned, many rows are re-read.
-  // (sm_90+ puts a few rows on a cluster, in place or not.)
+  // place, rows from kPinWeightRows are held with the weight pinned, many rows are re-read; from
+  // 96 MiB of output the held rows' stores carry the L2 evict-last hint, and the re-read rows'
+  // between 64 and 256 MiB. (sm_90+ puts a few rows on a cluster, in place or not.)
   ProblemSpec p;
   p.hidden = 8192;
   p.rows = 1;
@@ -350,16 +351,20 @@ TEST_CASE("cli: prewarm --rows builds only the kernels those row counts use", "[
   const std::string many = slug(choose_config(p, 0, Arch{80}));
   p.rows = kPinWeightRows;
   const std::string pinned = slug(choose_config(p, 0, Arch{80}));
+  p.rows = kKeepOutHeldBytes / (8192 * 2);
+  const std::string pinned_kept = slug(choose_config(p, 0, Arch{80}));
+  p.rows = kKeepOutRereadEndBytes / (8192 * 2) - 1;
+  const std::string many_kept = slug(choose_config(p, 0, Arch{80}));
   REQUIRE(few != many);
   REQUIRE(few != few_in_place);
   REQUIRE(contains(pinned, "-pw"));
+  REQUIRE(contains(pinned_kept, "-keep-pw"));
+  REQUIRE(contains(many_kept, "-reload-ldhinted-keep"));
   const auto any = dry({});
-  REQUIRE(any.size() == 4);
-  const std::string all = any[0] + any[1] + any[2] + any[3];
-  CHECK(contains(all, few));
-  CHECK(contains(all, few_in_place));
-  CHECK(contains(all, pinned));
-  CHECK(contains(all, many));
+  REQUIRE(any.size() == 6);
+  std::string all;
+  for (const std::string& line : any) all += line;
+  for (const std::string& kernel : {few, few_in_place, pinned, many, pinned_kept, many_kept}) CHECK(contains(all, kernel));
   const auto one = dry({"--rows", "1"});
   REQUIRE(one.size() == 2);
   CHECK(contains(one[0] + one[1], few));
@@ -382,10 +387,11 @@ TEST_CASE("cli: --cache-dir overrides NORMJIT_CACHE_DIR", "[cli]") {
           env_cache.str());
   INFO(r.output);
   CHECK(r.exit_code == 0);
-  // Hidden 2048: one kernel for every row count, its early-trigger form for a few rows and its
-  // weight-pinned form from kPinWeightRows.
-  CHECK(contains(r.output, "3 compiled"));
-  CHECK(cputest::files_with_extension(flag_cache.path(), ".cubin").size() == 3);
+  // Hidden 2048: one kernel for every row count, its early-trigger form for a few rows, its
+  // weight-pinned form from kPinWeightRows, and that with the L2 evict-last output hint from
+  // kKeepOutHeldBytes of output.
+  CHECK(contains(r.output, "4 compiled"));
+  CHECK(cputest::files_with_extension(flag_cache.path(), ".cubin").size() == 4);
   CHECK(cputest::files_with_extension(env_cache.path(), ".cubin").empty());
 }
 

@@ -27,6 +27,13 @@ using namespace normjit::detail;
 
 namespace {
 
+// `c` without rmsnorm's evict-last output stores, which go by output bytes (the keep_out test
+// below): for comparing the kernels of two row counts in everything else.
+KernelConfig without_keep(KernelConfig c) {
+  c.keep_out = false;
+  return c;
+}
+
 // rmsnorm, bf16 everywhere, hidden 4096, 8-wide vectors, 128 threads per row, sm_90.
 KernelConfig golden_config() {
   KernelConfig c;
@@ -600,8 +607,8 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kLateWeightRows).residency == 1);
   CHECK(pick(kBulkRowsRmsnorm - 1).threads_per_row == 256);
   CHECK(pick(kBulkRowsRmsnorm).threads_per_row == 512);
-  // The fused add keeps its output in L2 from kKeepOutRows rows of 512-2048 vectors; rmsnorm and
-  // rows of 256 vectors never.
+  // The fused add keeps its output in L2 from kKeepOutRows rows of 512-2048 vectors, rows of 256
+  // vectors never (rmsnorm goes by output bytes: the next test).
   p.op = Op::fused_add_rmsnorm;
   for (std::int64_t h : {2048, 4096, 8192, 16384, 32768}) {
     p.hidden = h;
@@ -616,6 +623,81 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kKeepOutRows).keep_out);
   p.op = Op::rmsnorm;
   CHECK_FALSE(pick(1 << 20).keep_out);
+}
+
+TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows, re-read rows in a window",
+          "[config][heuristics]") {
+  ProblemSpec p;
+  auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt = DType::bf16, bool rank3 = false) {
+    p.rank3 = rank3;
+    return choose_for(p, op, hidden, rows, dt, 90);
+  };
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
+      INFO(op_name(op) << " " << dtype_name(dt));
+      const std::int64_t es = dtype_size(dt);
+      // Held rows of 2048 16-bit elements (4 KiB, fp32 8 KiB) from kKeepOutHeldBytes of output;
+      // only the hint differs from the kernel below it.
+      const std::int64_t at = kKeepOutHeldBytes / (2048 * es);
+      const KernelConfig below = pick(op, 2048, at - 1, dt), from = pick(op, 2048, at, dt);
+      INFO(slug(below) << " / " << slug(from));
+      if (from.residency < 2) {
+        CHECK_FALSE(below.keep_out);
+        CHECK(from.keep_out);
+        CHECK(without_keep(from) == below);
+        CHECK(slug(from).find("-keep") != std::string::npos);
+      }
+      // Re-read rows (8 KiB: hidden 4096, fp32 2048; re-read from kBulkRowsRmsnorm rows) from
+      // kKeepOutRereadBytes until kKeepOutRereadEndBytes of output.
+      const std::int64_t rh = 8192 / es, row = rh * es;
+      const KernelConfig first = pick(op, rh, kKeepOutRereadBytes / row, dt);
+      const KernelConfig last = pick(op, rh, kKeepOutRereadEndBytes / row - 1, dt);
+      const KernelConfig after = pick(op, rh, kKeepOutRereadEndBytes / row, dt);
+      INFO(slug(first) << " / " << slug(last) << " / " << slug(after));
+      CHECK(first.residency == 2);
+      CHECK(first.keep_out);
+      CHECK(last.keep_out);
+      CHECK(after.residency == 2);
+      CHECK_FALSE(after.keep_out);
+      CHECK(without_keep(last) == after);
+      CHECK_FALSE(pick(op, rh, (std::int64_t(1) << 30) / row, dt).keep_out);
+    }
+    // Rows of at most kKeepOutShortRowBytes above kKeepOutShortBytes: hidden 128 and 256 (2-D and
+    // per-head), the per-head [4608, 48, 128] of target 4; not at or below it.
+    for (bool rank3 : {false, true}) {
+      for (std::int64_t h : {128, 256}) {
+        const std::int64_t edge = kKeepOutShortBytes / (h * 2);
+        INFO(h << (rank3 ? " per head" : " 2-D"));
+        CHECK_FALSE(pick(op, h, edge, DType::bf16, rank3).keep_out);
+        CHECK(pick(op, h, edge + 1, DType::bf16, rank3).keep_out);
+      }
+    }
+    CHECK(pick(op, 128, 4608 * 48, DType::bf16, true).keep_out);
+    CHECK_FALSE(pick(op, 64, 8192 * 32, DType::bf16, true).keep_out);  // 32 MiB
+    // Rows wider than that wait for kKeepOutHeldBytes: hidden 1024 at 64 MiB (slower with the hint).
+    CHECK_FALSE(pick(op, 1024, (std::int64_t(64) << 20) / 2048).keep_out);
+    CHECK(pick(op, 1024, kKeepOutHeldBytes / 2048).keep_out);
+  }
+  // Not the fused add (its own rule, by rows), nor rows split over clusters or staged in shared
+  // memory.
+  CHECK_FALSE(pick(Op::fused_add_rmsnorm, 2048, 1 << 20).keep_out);
+  const KernelConfig wide = pick(Op::rmsnorm, 65536, 1024);
+  INFO(slug(wide));
+  CHECK((wide.cluster > 1 || wide.residency > 2));
+  CHECK_FALSE(wide.keep_out);
+  // Prewarm of unknown rows builds both forms.
+  p.rows = 0;
+  p.rank3 = false;
+  p.op = Op::rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 2048;
+  int kept = 0, plain_many = 0;
+  for (const KernelConfig& c : configs_for(p, Arch{90})) {
+    if (c.keep_out) ++kept;
+    else if (c.pin_weight) ++plain_many;
+  }
+  CHECK(kept == 1);
+  CHECK(plain_many == 1);
 }
 
 TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heuristics]") {
@@ -647,7 +729,11 @@ TEST_CASE("kRowClasses reach every kernel any row count selects", "[config][heur
             p.out_aliases_input = aliases;
             const std::vector<KernelConfig> classes = configs_for(p, Arch{cc});  // as prewarm --arch
             const std::vector<KernelConfig> own = configs_for(p, Arch{cc, sms});  // prewarm on the GPU
-            for (std::int64_t rows : counts) {
+            // And the problem's own thresholds: rmsnorm's evict-last output stores by output bytes.
+            std::set<std::int64_t> rows_here = counts;
+            for (std::int64_t t : keep_out_row_classes(p))
+              for (std::int64_t d : {-1, 0, 1}) rows_here.insert(std::max<std::int64_t>(1, t + d));
+            for (std::int64_t rows : rows_here) {
               // Calls with dense rows and without (ProblemSpec::dense_rows; configs_for builds both).
               for (bool dense : {false, true}) {
                 if (dense && rank3) continue;
@@ -938,8 +1024,8 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
           if (c.pin_weight) {
             // It changes nothing else (but rows of 256 vectors, rmsnorm's of 512, the fused add's
             // of 257-511 and 16-bit rmsnorm's of 257-384 (hidden 3000) sit on 256 threads below
-            // kPinWeightRows, on 128 from it).
-            KernelConfig plain = c;
+            // kPinWeightRows, on 128 from it; and rmsnorm's output hint goes by output bytes).
+            KernelConfig plain = op_info(op).residual ? c : without_keep(c);
             plain.pin_weight = 0;
             KernelConfig below = pick(op, h, kPinWeightRows - 1, cc);
             below.prefetch = 0;  // decode sizes prefetch (the prefetch test below)
@@ -1342,7 +1428,7 @@ TEST_CASE("rows of 32 vectors from kWeightSharedRows read the weight once a bloc
             CHECK(c.dense == dense);
           }
           CHECK_FALSE(pick(op, 256, kBulkRowsRmsnorm - 1, dt, dense, cc).reconvert);
-          CHECK(pick(op, 256, kOneVectorLaneRows - 1, dt, dense, cc) == from);
+          CHECK(without_keep(pick(op, 256, kOneVectorLaneRows - 1, dt, dense, cc)) == from);
           const KernelConfig lanes = pick(op, 256, kOneVectorLaneRows, dt, dense, cc);
           INFO(slug(lanes));
           CHECK(lanes.weight_shared);
@@ -1362,10 +1448,11 @@ TEST_CASE("rows of 32 vectors from kWeightSharedRows read the weight once a bloc
 
 TEST_CASE("many rmsnorm rows of 8-32 and 65-96 16-byte vectors take two or four rows per thread", "[config][heuristics]") {
   ProblemSpec p;
+  // The layouts of several row counts compared, without the output hint (by output bytes).
   auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows, DType dt = DType::bf16, bool rank3 = false,
                   int cc = 90) {
     p.rank3 = rank3;
-    return choose_for(p, op, hidden, rows, dt, cc);
+    return without_keep(choose_for(p, op, hidden, rows, dt, cc));
   };
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (std::int64_t h : {128, 192, 256}) {

@@ -669,8 +669,62 @@ TEST_CASE("forced configs: output stores with and without the L2 evict-last hint
           CHECK(run_rms_case(c, rng) == "");
         }
       }
+      // Per-head rows several a thread (strided by head blocks at 32 heads of 64, the shared
+      // weight, dense flat rows), which rmsnorm's rule gives the hint at many rows.
+      if (!normjit::detail::op_info(op).residual) {
+        INFO("keep_out " << keep);
+        check_per_head(op, DType::bf16, 4099, 32, 64, rng);
+        check_per_head(op, DType::f16, 3001, 16, 128, rng);
+      }
     }
   }
+}
+
+TEST_CASE("default configs: rmsnorm's output kept in L2 past its byte thresholds", "[gpu][rmsnorm][configs]") {
+  use_device0();
+  auto rng = fresh_rng();
+  namespace d = normjit::detail;
+  // Each case's kernel stores its output with the L2 evict-last hint (heuristics.cpp: kKeepOut*);
+  // every element is checked against the float64 reference.
+  auto kept = [](Op op, DType dt, std::int64_t rows, std::int64_t hidden, bool rank3, bool dense) {
+    normjit::ProblemSpec ps;
+    ps.op = op;
+    ps.dtype = ps.weight_dtype = dt;
+    ps.hidden = hidden;
+    ps.rows = rows;
+    ps.rank3 = rank3;
+    ps.dense_rows = dense;
+    return d::choose_config(ps, 0, d::Arch{90}).keep_out;
+  };
+  struct Case {
+    Op op;
+    DType dt;
+    std::int64_t rows, hidden;
+  };
+  // Held rows from kKeepOutHeldBytes (2048: 96 MiB), re-read rows from kKeepOutRereadBytes (4096
+  // and fp32 2048: 64 MiB; fp32 at 96), rows of 128 above kKeepOutShortBytes (48 MiB).
+  for (const Case& k : {Case{Op::rmsnorm, DType::bf16, d::kKeepOutHeldBytes / 4096, 2048},
+                        Case{Op::gemma_rmsnorm, DType::f16, d::kKeepOutHeldBytes / 4096 + 1, 2048},
+                        Case{Op::rmsnorm, DType::bf16, d::kKeepOutRereadBytes / 8192, 4096},
+                        Case{Op::rmsnorm, DType::f32, d::kKeepOutHeldBytes / 8192, 2048},
+                        Case{Op::rmsnorm, DType::bf16, d::kKeepOutShortBytes / 256 + 1, 128}}) {
+    RmsCase c;
+    c.op = k.op;
+    c.dtype = c.weight_dtype = k.dt;
+    c.rows = k.rows;
+    c.hidden = k.hidden;
+    for (OutForm form : {OutForm::Separate, OutForm::InPlace}) {
+      c.form = form;
+      REQUIRE(kept(k.op, k.dt, k.rows, k.hidden, false, true));
+      INFO(c.describe());
+      CHECK(run_rms_case(c, rng) == "");
+    }
+  }
+  // Per-head rows of 128 (target 4's [4608, 48, 128]) and 256, contiguous and strided views.
+  REQUIRE(kept(Op::rmsnorm, DType::bf16, 4608 * 48, 128, true, false));
+  check_per_head(Op::rmsnorm, DType::bf16, 4608, 48, 128, rng);
+  REQUIRE(kept(Op::rmsnorm, DType::bf16, 8192 * 16, 256, true, false));
+  check_per_head(Op::gemma_rmsnorm, DType::bf16, 8192, 16, 256, rng);
 }
 
 // Many rows select another kernel than few (heuristics.cpp: kFewRowsMax, kPinWeightRows, kBulkRows*,
