@@ -1016,9 +1016,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // whose heads are one block; with a token's two blocks adjacent in dispatch order they ran level
   // with head_blocks=0, no gain to take (session 38, docs/results/h200-2026-12-02-s38,
   // h64*-call1.txt). For k of 8 and 16 heads, whole tokens a block without bounds (a template
-  // variant) moved nothing beyond the spread between processes (session 38, h8-*, h16-*-call5.txt). Without the bounds alone, the dense rows of 8
-  // and the strided rows of 16 ran 3-4.5 % slower (ptxas issued later rows' loads after the first
-  // rows' arithmetic; q128-*, d64-*-call2.txt), so only these rows.
+  // variant) moved nothing beyond the spread between processes (session 38, h8-*,
+  // h16-*-call5.txt). Without the bounds alone, the dense rows of 8 and the strided rows of 16 ran
+  // 3-4.5 % slower (ptxas issued later rows' loads after the first rows' arithmetic; q128-*,
+  // d64-*-call2.txt), so only these rows.
   const bool head_block_heads =
       std::find(std::begin(kHeadBlockHeads), std::end(kHeadBlockHeads), p.heads) != std::end(kHeadBlockHeads);
   if (row_vectors == 8 && c.weight_shared && c.rows_per_thread == 2 && head_block_heads) {
