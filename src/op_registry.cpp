@@ -65,26 +65,19 @@ std::vector<KernelConfig> configs_for(const ProblemSpec& problem, Arch arch) {
     if (arch.sms == 0) add(problem, Arch{arch.cc, wave_window_sms(problem.rows)});
     return out;
   }
-  for (std::int64_t rows : kRowClasses) {
+  auto add_rows = [&](std::int64_t rows, Arch a) {
     ProblemSpec p = problem;
     p.rows = rows;
-    add(p, arch);
-  }
+    add(p, a);
+  };
+  for (std::int64_t rows : kRowClasses) add_rows(rows, arch);
   // The rows at which rmsnorm's output stores take the L2 evict-last hint (by output bytes, so
   // at row counts of the problem's own).
-  for (std::int64_t rows : keep_out_row_classes(problem)) {
-    ProblemSpec p = problem;
-    p.rows = rows;
-    add(p, arch);
-  }
+  for (std::int64_t rows : keep_out_row_classes(problem)) add_rows(rows, arch);
   // The rows whose kernel depends on the SM count: an arch named without its GPU gets the
   // window's kernel of a probe count (the same kernel for every count).
   const Arch counted{arch.cc, arch.sms > 0 ? arch.sms : kProbeSms};
-  for (std::int64_t rows : wave_row_classes(arch)) {
-    ProblemSpec p = problem;
-    p.rows = rows;
-    add(p, counted);
-  }
+  for (std::int64_t rows : wave_row_classes(arch)) add_rows(rows, counted);
   return out;
 }
 
