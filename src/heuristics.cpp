@@ -1050,12 +1050,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 128, 256, 512 MiB 0.987, 0.980, 0.984, 1.001, 1.013; 8192 at 128, 256, 512 MiB 0.981, 0.995,
   // 1.002; 2560 at 96, 128, 256 MiB 0.965, 0.979, 0.996; 3072 at 96-192 MiB 0.986-0.992, at 256 and
   // 384 MiB 0.993, 0.996; fp32 2048 at 64, 128, 256 MiB 0.988, 0.986, 1.003, fp32 4096 at 128 and
-  // 256 MiB 0.984, 0.997: hence the window. Clusters, split rows and rows staged in shared memory
-  // were not timed with it; other architectures (other L2 sizes) were not measured.
+  // 256 MiB 0.984, 0.997: hence the window. Only re-read rows whose first read is itself
+  // evict-last (loads 3): re-read with plain loads, a row's input lines gave way to the kept output
+  // before the second read, and rmsnorm 1024 x 32768 (64 MiB, one 1024-thread CTA a row) ran
+  // 38.06 us beside the peers with the hint against 35.65 before it (session 40, wide-call3.csv;
+  // docs/results/h200-2026-12-02-s40). Clusters, split rows and rows staged in shared memory were
+  // not timed with it; other architectures (other L2 sizes) were not measured.
   if (!info.residual && c.cluster == 1 && c.split == 1 && c.residency <= 2) {
     const std::int64_t row_bytes = p.hidden * dtype_size(c.output_dtype);
     const std::int64_t out_bytes = p.rows * row_bytes;
-    c.keep_out = c.residency == 2 ? out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes
+    c.keep_out = c.residency == 2 ? c.loads == 3 && out_bytes >= kKeepOutRereadBytes &&
+                                        out_bytes < kKeepOutRereadEndBytes
                                   : out_bytes >= kKeepOutHeldBytes ||
                                         (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes);
   }

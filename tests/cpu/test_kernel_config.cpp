@@ -685,6 +685,20 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
   INFO(slug(wide));
   CHECK((wide.cluster > 1 || wide.residency > 2));
   CHECK_FALSE(wide.keep_out);
+  // Re-read rows only where their first read is evict-last too (loads 3): bf16 rows of 32768 re-read
+  // with plain loads below kHintedWideRows rows (1024 rows: 64 MiB of output), hinted from there;
+  // fp32 rows of 16384 re-read with plain loads at every row count.
+  const KernelConfig plain = pick(Op::rmsnorm, 32768, 1024), hinted = pick(Op::rmsnorm, 32768, kHintedWideRows);
+  const KernelConfig plain32 = pick(Op::rmsnorm, 16384, (kKeepOutRereadEndBytes >> 16) - 1, DType::f32);
+  INFO(slug(plain) << " / " << slug(hinted) << " / " << slug(plain32));
+  for (const KernelConfig& c : {plain, plain32}) {
+    CHECK(c.residency == 2);
+    CHECK(c.loads != 3);
+    CHECK_FALSE(c.keep_out);
+  }
+  CHECK(hinted.residency == 2);
+  CHECK(hinted.loads == 3);
+  CHECK(hinted.keep_out);
   // Prewarm of unknown rows builds both forms.
   p.rows = 0;
   p.rank3 = false;
