@@ -1050,19 +1050,23 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 128, 256, 512 MiB 0.987, 0.980, 0.984, 1.001, 1.013; 8192 at 128, 256, 512 MiB 0.981, 0.995,
   // 1.002; 2560 at 96, 128, 256 MiB 0.965, 0.979, 0.996; 3072 at 96-192 MiB 0.986-0.992, at 256 and
   // 384 MiB 0.993, 0.996; fp32 2048 at 64, 128, 256 MiB 0.988, 0.986, 1.003, fp32 4096 at 128 and
-  // 256 MiB 0.984, 0.997: hence the window. Only re-read rows whose first read is itself
-  // evict-last (loads 3): re-read with plain loads, a row's input lines gave way to the kept output
-  // before the second read, and rmsnorm 1024 x 32768 (64 MiB, one 1024-thread CTA a row) ran
-  // 38.06 us beside the peers with the hint against 35.65 before it (session 40, wide-call3.csv;
-  // docs/results/h200-2026-12-02-s40). Clusters, split rows and rows staged in shared memory were
-  // not timed with it; other architectures (other L2 sizes) were not measured.
+  // 256 MiB 0.984, 0.997: hence the window. Clusters, split rows and rows staged in shared memory
+  // were not timed with it; other architectures (other L2 sizes) were not measured.
+  // A re-read row's kernel with the hint is declared for the CTAs an SM holds without it (a floor
+  // of max threads / block threads): its stores' asm took ptxas past 32 registers at rows of 3-4
+  // vectors a thread (129 of the 300 kernels in the window at hidden 1024-32768: 16-bit rows of
+  // 12288-16128 on 512 threads 38-40, of 24832-32768 on 1024 threads 34-42; sm_90a SASS,
+  // docs/results/h200-2026-12-02-s40/keep-registers.txt), one CTA an SM fewer, and rmsnorm bf16
+  // 32768 ran 7 % slower at 1024 rows and 25-28 % at 2048-4080 (H200, session 40, call 4,
+  // w32-r*-call4.txt); under the floor all fit 32 registers without spilling.
   if (!info.residual && c.cluster == 1 && c.split == 1 && c.residency <= 2) {
     const std::int64_t row_bytes = p.hidden * dtype_size(c.output_dtype);
     const std::int64_t out_bytes = p.rows * row_bytes;
-    c.keep_out = c.residency == 2 ? c.loads == 3 && out_bytes >= kKeepOutRereadBytes &&
-                                        out_bytes < kKeepOutRereadEndBytes
+    c.keep_out = c.residency == 2 ? out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes
                                   : out_bytes >= kKeepOutHeldBytes ||
                                         (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes);
+    if (c.keep_out && c.residency == 2 && c.min_blocks == 0)
+      c.min_blocks = arch.max_threads_per_sm() / c.block_threads();
   }
   return c;
 }

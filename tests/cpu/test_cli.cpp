@@ -359,7 +359,7 @@ TEST_CASE("cli: prewarm --rows builds only the kernels those row counts use", "[
   REQUIRE(few != few_in_place);
   REQUIRE(contains(pinned, "-pw"));
   REQUIRE(contains(pinned_kept, "-keep-pw"));
-  REQUIRE(contains(many_kept, "-reload-ldhinted-keep"));
+  REQUIRE(contains(many_kept, "-reload-b4-ldhinted-keep"));
   const auto any = dry({});
   REQUIRE(any.size() == 6);
   std::string all;
