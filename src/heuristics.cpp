@@ -1052,22 +1052,39 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 384 MiB 0.993, 0.996; fp32 2048 at 64, 128, 256 MiB 0.988, 0.986, 1.003, fp32 4096 at 128 and
   // 256 MiB 0.984, 0.997: hence the window. Clusters, split rows and rows staged in shared memory
   // were not timed with it; other architectures (other L2 sizes) were not measured.
-  // A re-read row's kernel with the hint is declared for the CTAs an SM holds without it (a floor
-  // of max threads / block threads): its stores' asm took ptxas past 32 registers at rows of 3-4
-  // vectors a thread (129 of the 300 kernels in the window at hidden 1024-32768: 16-bit rows of
-  // 12288-16128 on 512 threads 38-40, of 24832-32768 on 1024 threads 34-42; sm_90a SASS,
-  // docs/results/h200-2026-12-02-s40/keep-registers.txt), one CTA an SM fewer, and rmsnorm bf16
-  // 32768 ran 7 % slower at 1024 rows and 25-28 % at 2048-4080 (H200, session 40, call 4,
-  // w32-r*-call4.txt); under the floor all fit 32 registers without spilling.
   if (!info.residual && c.cluster == 1 && c.split == 1 && c.residency <= 2) {
     const std::int64_t row_bytes = p.hidden * dtype_size(c.output_dtype);
     const std::int64_t out_bytes = p.rows * row_bytes;
     c.keep_out = c.residency == 2 ? out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes
                                   : out_bytes >= kKeepOutHeldBytes ||
                                         (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes);
-    if (c.keep_out && c.residency == 2 && c.min_blocks == 0)
-      c.min_blocks = arch.max_threads_per_sm() / c.block_threads();
   }
+  // Where the hint's stores cost registers they cost CTAs an SM, and then the hint loses (sm_90a
+  // SASS of every such kernel with and without it: docs/results/h200-2026-12-02-s40,
+  // keep-registers*.txt; H200, bf16, median us, no hint / the hint / the hint under a floor, two
+  // rounds in separate processes: session 40, calls 4-5, w32-*, w12-*, g-*):
+  // - Re-read rows of more than 2.5 vectors a thread: without a floor ptxas took 129 of the 232
+  //   such kernels in the window past 32 registers (16-bit rows of 12288-16128 on 512 threads
+  //   38-40, of 24832-32768 on 1024 threads 34-42), and under one (the heuristic's own from 12544
+  //   on 512 threads, or one for the CTAs an SM holds) they spill 8-16 bytes a thread. bf16
+  //   32768 (4 vectors a thread): 1024 rows 35.4 / 38.5 / 36.7, 2048 rows 68.3 / 90.8 / 75.7, 4080
+  //   rows 129.3 / 180.2 / 144.8. So none there (fp32 16384, 4 a thread at 32 registers either way,
+  //   gained 2.5 % at 1024 and 4080 rows, and bf16 24576, 3 a thread, 0.5 % at 5440 rows: left out
+  //   with the rest).
+  // - Re-read rows of at most 2.5 vectors a thread fit 32 registers with the hint. On 256 and 512
+  //   threads their kernels are declared for the CTAs an SM holds (the floor changed ptxas's
+  //   schedule, not the registers): 8192 x 4096 33.25 / 33.05 / 32.65, 8192 x 8192 64.63 / 63.41 /
+  //   63.05. Rows on 128 threads (2304-2816) keep session 39's kernels (no floor).
+  // - Held 16-bit rows of 1537-2047 vectors on 512 threads (weight loaded late): 40 registers
+  //   without the hint, 44 with it, 2 CTAs an SM instead of 3: 14336 at 4096 rows (112 MiB) 57.0
+  //   without, 59.0 with (12288, 1536 vectors at 40 registers either way: 48.9 / 47.4).
+  if (c.keep_out && c.residency == 2) {
+    if (2 * row_vectors > 5 * std::int64_t(c.block_threads())) c.keep_out = false;
+    else if (c.min_blocks == 0 && c.block_threads() >= 256) c.min_blocks = arch.max_threads_per_sm() / c.block_threads();
+  }
+  if (c.keep_out && c.residency < 2 && dtype_size(c.input_dtype) == 2 && c.block_threads() == 512 &&
+      row_vectors > 1536 && row_vectors < 2048)
+    c.keep_out = false;
   return c;
 }
 

@@ -344,18 +344,18 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   CHECK(std::string(normjit_last_error()).empty());
   // Per arch: rmsnorm (rows of 375 vectors) for few rows, from kPinWeightRows (128 threads, the
   // weight pinned), from kBulkRowsRmsnorm (64 threads x 2 rows), from kRereadNpotRows (re-read
-  // on 128; with the output kept in L2 until kKeepOutRereadEndBytes of output) and after it; the
+  // on 128; 2.9 vectors a thread, too many for the output hint, so one kernel from there on); the
   // fused add for few rows and from kPinWeightRows (128 threads, pinned); on sm_90 also for up to
   // kFewRowsMax rows (the PDL trigger early).
-  CHECK(r.kernels == 16);
-  CHECK(r.compiled + r.cached == 16);
+  CHECK(r.kernels == 14);
+  CHECK(r.compiled + r.cached == 14);
   CHECK(r.failed == 0);
   CHECK(r.seconds > 0);
   normjit_prewarm_result again{};
   again.struct_size = sizeof again;
   REQUIRE(normjit_prewarm_manifest(manifest.c_str(), "sm_90,sm_80", 0, &again) == NORMJIT_SUCCESS);
   CHECK(again.compiled == 0);
-  CHECK(again.cached == 16);
+  CHECK(again.cached == 14);
   CHECK(normjit_prewarm_manifest(manifest.c_str(), "sm_90", 1, nullptr) == NORMJIT_SUCCESS);
 
   // A bundled name, found through NORMJIT_MANIFEST_DIR.
@@ -405,7 +405,7 @@ TEST_CASE("C ABI: normjit_prewarm_manifest returns counts and typed errors", "[p
   const njtest::ProcessResult child = run_with({njtest::self_exe(), "[.c_abi_child]"}, env, limited);
   INFO(child.output);
   CHECK(child.exit_code == 0);
-  CHECK(contains(child.output, fmt::format("CHILD status={} kernels=9 compiled=0 cached=0 failed=9",
+  CHECK(contains(child.output, fmt::format("CHILD status={} kernels=8 compiled=0 cached=0 failed=8",
                                            int(NORMJIT_ERROR_CACHE_WRITE))));
   CHECK(contains(child.output, "compiled but not stored"));
 }

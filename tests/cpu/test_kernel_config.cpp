@@ -7,6 +7,7 @@
 #include <random>
 #include <regex>
 #include <set>
+#include <tuple>
 #include <type_traits>
 #include <typeinfo>
 #include <unordered_set>
@@ -689,20 +690,38 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
   INFO(slug(wide));
   CHECK((wide.cluster > 1 || wide.residency > 2));
   CHECK_FALSE(wide.keep_out);
-  // Re-read rows of 16-bit 32768 (plain loads below kHintedWideRows rows, hinted from there) and
-  // fp32 16384 keep their output in the window too, floored at the CTAs an SM holds without the
-  // hint (2 of 1024 threads: ptxas took the hinted stores to 38-42 registers without it).
+  // Where the hint would cost registers (and CTAs an SM), not at all: re-read rows of more than
+  // 2.5 vectors a thread (bf16 32768 with plain loads at 1024 rows and hinted from
+  // kHintedWideRows, fp32 16384), held 16-bit rows of 1537-2047 vectors on 512 threads (14336).
+  // Re-read rows of at most 2.5 on 256 and 512 threads are declared for the CTAs an SM holds.
   for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, 1024), pick(Op::rmsnorm, 32768, kHintedWideRows),
-                                pick(Op::rmsnorm, 16384, 1024, DType::f32)}) {
+                                pick(Op::rmsnorm, 16384, 1024, DType::f32), pick(Op::rmsnorm, 24576, 5440)}) {
+    INFO(slug(c));
+    CHECK(c.residency == 2);
+    CHECK(2 * c.hidden / c.vec > 5 * c.block_threads());
+    CHECK_FALSE(c.keep_out);
+  }
+  const KernelConfig held = pick(Op::rmsnorm, 14336, 4096), held12 = pick(Op::rmsnorm, 12288, 4096);
+  INFO(slug(held) << " / " << slug(held12));
+  CHECK(held.residency < 2);
+  CHECK(held.block_threads() == 512);
+  CHECK_FALSE(held.keep_out);
+  CHECK(held12.residency < 2);
+  CHECK(held12.keep_out);
+  for (auto [h, rows, threads] : {std::tuple{4096, 8192, 256}, std::tuple{8192, 8192, 512}, std::tuple{20480, 3000, 1024}}) {
+    const KernelConfig c = pick(Op::rmsnorm, h, rows);
     INFO(slug(c));
     CHECK(c.residency == 2);
     CHECK(c.keep_out);
-    CHECK(c.block_threads() == 1024);
-    CHECK(c.min_blocks == 2);
-    CHECK(slug(c).find("-b2") != std::string::npos);
+    CHECK(c.block_threads() == threads);
+    CHECK(c.min_blocks == 2048 / threads);
   }
-  CHECK(pick(Op::rmsnorm, 32768, kHintedWideRows).loads == 3);
-  CHECK(pick(Op::rmsnorm, 32768, 1024).loads != 3);
+  const KernelConfig t128 = pick(Op::rmsnorm, 2560, (std::int64_t(96) << 20) / 5120);
+  INFO(slug(t128));
+  CHECK(t128.residency == 2);
+  CHECK(t128.keep_out);
+  CHECK(t128.block_threads() == 128);
+  CHECK(t128.min_blocks == 0);
   // Prewarm of unknown rows builds both forms.
   p.rows = 0;
   p.rank3 = false;
@@ -1777,9 +1796,11 @@ TEST_CASE("rows of a vector count that is not a power of two: fewer threads hold
           const bool wide_held = npot && pinned && fused && v > 1024 && v < 2048;
           // The fused add's other 16-bit rows of 513-1023 vectors stay on 512 threads, 2 CTAs an SM.
           const bool declared = fused && dtype_size(dt) == 2 && v > 512 && v < 1024 && !t128;
-          // A re-read row's kernel with rmsnorm's output hint is declared for the CTAs an SM holds
-          // (2048 threads) where no floor of its own is set.
-          auto floor_of = [&](int own) { return c.keep_out && c.residency == 2 && own == 0 ? 2048 / c.block_threads() : own; };
+          // A re-read row's kernel with rmsnorm's output hint on 256 or more threads is declared for
+          // the CTAs an SM holds (2048 threads) where no floor of its own is set.
+          auto floor_of = [&](int own) {
+            return c.keep_out && c.residency == 2 && own == 0 && c.block_threads() >= 256 ? 2048 / c.block_threads() : own;
+          };
           if (t128 || t256) {
             CHECK(c.threads_per_row == (t128 ? 128 : 256));
             CHECK(c.rows_per_block == 1);

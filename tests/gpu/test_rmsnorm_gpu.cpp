@@ -703,14 +703,14 @@ TEST_CASE("default configs: rmsnorm's output kept in L2 past its byte thresholds
   };
   // Held rows from kKeepOutHeldBytes (2048: 96 MiB), re-read rows from kKeepOutRereadBytes (4096
   // and fp32 2048: 64 MiB; fp32 at 96), rows of 128 above kKeepOutShortBytes (48 MiB); re-read
-  // rows of 32768 with plain loads (1024 rows) and hinted (2048), declared for 2 CTAs an SM.
+  // rows on 512 and 1024 threads declared for the CTAs an SM holds (8192: 4, 20480: 2).
   for (const Case& k : {Case{Op::rmsnorm, DType::bf16, d::kKeepOutHeldBytes / 4096, 2048},
                         Case{Op::gemma_rmsnorm, DType::f16, d::kKeepOutHeldBytes / 4096 + 1, 2048},
                         Case{Op::rmsnorm, DType::bf16, d::kKeepOutRereadBytes / 8192, 4096},
                         Case{Op::rmsnorm, DType::f32, d::kKeepOutHeldBytes / 8192, 2048},
                         Case{Op::rmsnorm, DType::bf16, d::kKeepOutShortBytes / 256 + 1, 128},
-                        Case{Op::rmsnorm, DType::f16, 1024, 32768},
-                        Case{Op::rmsnorm, DType::bf16, d::kHintedWideRows, 32768}}) {
+                        Case{Op::rmsnorm, DType::bf16, 8192, 8192},
+                        Case{Op::rmsnorm, DType::f16, 3000, 20480}}) {
     RmsCase c;
     c.op = k.op;
     c.dtype = c.weight_dtype = k.dt;
