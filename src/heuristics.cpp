@@ -1080,7 +1080,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   //   without, 59.0 with (12288, 1536 vectors at 40 registers either way: 48.9 / 47.4).
   if (c.keep_out && c.residency == 2) {
     if (2 * row_vectors > 5 * std::int64_t(c.block_threads())) c.keep_out = false;
-    else if (c.min_blocks == 0 && c.block_threads() >= 256) c.min_blocks = arch.max_threads_per_sm() / c.block_threads();
+    else if (c.min_blocks == 0 && c.block_threads() >= 256)
+      c.min_blocks = arch.max_threads_per_sm() / c.block_threads();
   }
   if (c.keep_out && c.residency < 2 && dtype_size(c.input_dtype) == 2 && c.block_threads() == 512 &&
       row_vectors > 1536 && row_vectors < 2048)

@@ -708,7 +708,8 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
   CHECK_FALSE(held.keep_out);
   CHECK(held12.residency < 2);
   CHECK(held12.keep_out);
-  for (auto [h, rows, threads] : {std::tuple{4096, 8192, 256}, std::tuple{8192, 8192, 512}, std::tuple{20480, 3000, 1024}}) {
+  for (auto [h, rows, threads] :
+       {std::tuple{4096, 8192, 256}, std::tuple{8192, 8192, 512}, std::tuple{20480, 3000, 1024}}) {
     const KernelConfig c = pick(Op::rmsnorm, h, rows);
     INFO(slug(c));
     CHECK(c.residency == 2);
