@@ -1074,7 +1074,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // - Re-read rows of at most 2.5 vectors a thread fit 32 registers with the hint. On 256 and 512
   //   threads their kernels are declared for the CTAs an SM holds (the floor changed ptxas's
   //   schedule, not the registers): 8192 x 4096 33.25 / 33.05 / 32.65, 8192 x 8192 64.63 / 63.41 /
-  //   63.05. Rows on 128 threads (2304-2816) keep session 39's kernels (no floor).
+  //   63.05 (no hint here: under the same floor). Rows on 128 threads (2304-2816) keep session
+  //   39's kernels (no floor).
   // - Held 16-bit rows of 1537-2047 vectors on 512 threads (weight loaded late): 40 registers
   //   without the hint, 44 with it, 2 CTAs an SM instead of 3: 14336 at 4096 rows (112 MiB) 57.0
   //   without, 59.0 with (12288, 1536 vectors at 40 registers either way: 48.9 / 47.4).
