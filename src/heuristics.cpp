@@ -1052,13 +1052,6 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 384 MiB 0.993, 0.996; fp32 2048 at 64, 128, 256 MiB 0.988, 0.986, 1.003, fp32 4096 at 128 and
   // 256 MiB 0.984, 0.997: hence the window. Clusters, split rows and rows staged in shared memory
   // were not timed with it; other architectures (other L2 sizes) were not measured.
-  if (!info.residual && c.cluster == 1 && c.split == 1 && c.residency <= 2) {
-    const std::int64_t row_bytes = p.hidden * dtype_size(c.output_dtype);
-    const std::int64_t out_bytes = p.rows * row_bytes;
-    c.keep_out = c.residency == 2 ? out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes
-                                  : out_bytes >= kKeepOutHeldBytes ||
-                                        (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes);
-  }
   // Where the hint's stores cost registers they cost CTAs an SM, and then the hint loses (sm_90a
   // SASS of every such kernel with and without it: docs/results/h200-2026-12-02-s40,
   // keep-registers*.txt; H200, bf16, median us, no hint / the hint / the hint under a floor, two
@@ -1079,14 +1072,21 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // - Held 16-bit rows of 1537-2047 vectors on 512 threads (weight loaded late): 40 registers
   //   without the hint, 44 with it, 2 CTAs an SM instead of 3: 14336 at 4096 rows (112 MiB) 57.0
   //   without, 59.0 with (12288, 1536 vectors at 40 registers either way: 48.9 / 47.4).
-  if (c.keep_out && c.residency == 2) {
-    if (2 * row_vectors > 5 * std::int64_t(c.block_threads())) c.keep_out = false;
-    else if (c.min_blocks == 0 && c.block_threads() >= 256)
-      c.min_blocks = arch.max_threads_per_sm() / c.block_threads();
+  if (!info.residual && c.cluster == 1 && c.split == 1 && c.residency <= 2) {
+    const std::int64_t row_bytes = p.hidden * dtype_size(c.output_dtype);
+    const std::int64_t out_bytes = p.rows * row_bytes;
+    const std::int64_t threads = c.block_threads();
+    if (c.residency == 2) {
+      c.keep_out = out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes &&
+                   2 * row_vectors <= 5 * threads;
+      if (c.keep_out && c.min_blocks == 0 && threads >= 256) c.min_blocks = int(arch.max_threads_per_sm() / threads);
+    } else {
+      const bool costs_ctas = dtype_size(c.input_dtype) == 2 && threads == 512 && row_vectors > 1536 &&
+                              row_vectors < 2048;
+      c.keep_out = !costs_ctas && (out_bytes >= kKeepOutHeldBytes ||
+                                   (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes));
+    }
   }
-  if (c.keep_out && c.residency < 2 && dtype_size(c.input_dtype) == 2 && c.block_threads() == 512 &&
-      row_vectors > 1536 && row_vectors < 2048)
-    c.keep_out = false;
   return c;
 }
 
