@@ -354,6 +354,25 @@ __device__ __forceinline__ void store_vec(T* p, const float (&f)[N]) {
   }
 }
 
+// The hinted store of one 16-byte vector at base + off (bytes), the add inside the asm. Given a
+// finished address, each hinted store of a row of 4 vectors a thread took an address register of
+// its own (the 16-bit re-read kernel of 32768: 42 registers, 1 CTA of 1024 threads an SM), where
+// plain stores share one base with immediate offsets; this way it takes 32 (sm_90a, nvcc 13.0;
+// neither the memory clobber nor the policy register was the cost). Not used more widely: fp32
+// rows of 12544-16128 went from 32 to 38 registers with it (session 41, regs_at*.cpp).
+template <class T, int N>
+__device__ __forceinline__ void store_vec_keep_at(T* base, long long off, const float (&f)[N]) {
+  typedef VecBytes<T, N> VB;
+  typedef typename VB::ChunkT C;
+  static_assert(VB::kChunks == 1 && sizeof(C) == 16, "one 16-byte chunk");
+  union { C c; T e[N]; } u;
+#pragma unroll
+  for (int j = 0; j < N; ++j) u.e[j] = from_float<T>(f[j]);
+  const u64 policy = l2_policy<true>();
+  asm volatile("{ .reg .u64 a; add.s64 a, %0, %1; st.global.L2::cache_hint.v4.u32 [a], {%2, %3, %4, %5}, %6; }"
+               :: "l"(base), "l"(off), "r"(u.c.x), "r"(u.c.y), "r"(u.c.z), "r"(u.c.w), "l"(policy) : "memory");
+}
+
 // ---- programmatic dependent launch (sm_90+) ----------------------------------------------
 // Without the launch attribute these are no-ops, so one binary serves PDL on and off.
 template <bool kEnabled> __device__ __forceinline__ void pdl_wait() {

@@ -1056,14 +1056,22 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // SASS of every such kernel with and without it: docs/results/h200-2026-12-02-s40,
   // keep-registers*.txt; H200, bf16, median us, no hint / the hint / the hint under a floor, two
   // rounds in separate processes: session 40, calls 4-5, w32-*, w12-*, g-*):
-  // - Re-read rows of more than 2.5 vectors a thread: without a floor ptxas took 129 of the 232
-  //   such kernels in the window past 32 registers (16-bit rows of 12288-16128 on 512 threads
-  //   38-40, of 24832-32768 on 1024 threads 34-42), and under one (the heuristic's own from 12544
-  //   on 512 threads, or one for the CTAs an SM holds) they spill 8-16 bytes a thread. bf16
-  //   32768 (4 vectors a thread): 1024 rows 35.4 / 38.5 / 36.7, 2048 rows 68.3 / 90.8 / 75.7, 4080
-  //   rows 129.3 / 180.2 / 144.8. So none there (fp32 16384, 4 a thread at 32 registers either way,
-  //   gained 2.5 % at 1024 and 4080 rows, and bf16 24576, 3 a thread, 0.5 % at 5440 rows: left out
-  //   with the rest).
+  // - Re-read rows of more than 2.5 vectors a thread whose first pass reads with the evict-last
+  //   hint (loads 3): none. Without a floor ptxas took 129 of the 232 such kernels in the window
+  //   past 32 registers (16-bit rows of 12288-16128 on 512 threads 38-40, of 24832-32768 on 1024
+  //   threads 34-42), and under one (the heuristic's own from 12544 on 512 threads, or one for
+  //   the CTAs an SM holds) they spill 8-16 bytes a thread. bf16 32768 (4 vectors a thread): 2048
+  //   rows 68.3 / 90.8 / 75.7, 4080 rows 129.3 / 180.2 / 144.8. Where the template's store at
+  //   base + offset (store_vec_keep_at) keeps them at 32 registers the two hints still lose
+  //   together: 2048 x 28672 60.5 / 61.3, 2048 x 32768 (38 registers) 67.8 / 87.8 (session 41,
+  //   call 2, b28-*, b32-*).
+  // - The same rows read plainly (loads 0: wide 16-bit rows below kHintedWideRows, fp32 rows of
+  //   10496-16384) take it: at 32 registers without a floor (16-bit rows of 4 vectors a thread by
+  //   store_vec_keep_at: 42 -> 32 at 32768, 34 -> 32 for f16 24832-32512; regs_at2.cpp), the
+  //   output hint gains as on the other rows: bf16 1024 x 32768 35.3 / 34.8 (the template's
+  //   store; 38.0 with the address register per store), fp32 16384 1024 rows 35.2 / 34.4, 2048
+  //   rows 69.1 / 66.9 (session 41, call 2, two rounds each). No floor: these were timed without
+  //   one, and a floor changes the SASS of 48 of their 120 kernels.
   // - Re-read rows of at most 2.5 vectors a thread fit 32 registers with the hint. On 256 and 512
   //   threads their kernels are declared for the CTAs an SM holds (the floor changed ptxas's
   //   schedule, not the registers): 8192 x 4096 33.25 / 33.05 / 32.65, 8192 x 8192 64.63 / 63.41 /
@@ -1077,9 +1085,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     const std::int64_t out_bytes = p.rows * row_bytes;
     const std::int64_t threads = c.block_threads();
     if (c.residency == 2) {
+      const bool short_row = 2 * row_vectors <= 5 * threads;
       c.keep_out = out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes &&
-                   2 * row_vectors <= 5 * threads;
-      if (c.keep_out && c.min_blocks == 0 && threads >= 256) c.min_blocks = int(arch.max_threads_per_sm() / threads);
+                   (short_row || c.loads == 0);
+      if (c.keep_out && short_row && c.min_blocks == 0 && threads >= 256)
+        c.min_blocks = int(arch.max_threads_per_sm() / threads);
     } else {
       const bool costs_ctas = dtype_size(c.input_dtype) == 2 && threads == 512 && row_vectors > 1536 &&
                               row_vectors < 2048;

@@ -690,17 +690,29 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
   INFO(slug(wide));
   CHECK((wide.cluster > 1 || wide.residency > 2));
   CHECK_FALSE(wide.keep_out);
-  // Where the hint would cost registers (and CTAs an SM), not at all: re-read rows of more than
-  // 2.5 vectors a thread (bf16 32768 with plain loads at 1024 rows and hinted from
-  // kHintedWideRows, fp32 16384), held 16-bit rows of 1537-2047 vectors on 512 threads (14336).
-  // Re-read rows of at most 2.5 on 256 and 512 threads are declared for the CTAs an SM holds.
-  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, 1024), pick(Op::rmsnorm, 32768, kHintedWideRows),
-                                pick(Op::rmsnorm, 16384, 1024, DType::f32), pick(Op::rmsnorm, 24576, 5440)}) {
+  // Re-read rows of more than 2.5 vectors a thread: not where the first pass reads with the
+  // evict-last hint (bf16 32768 from kHintedWideRows, 24576 at 5440 rows); where it reads plainly
+  // (16-bit rows of 32768 below kHintedWideRows, f16 28672, fp32 16384), without a floor. Held
+  // 16-bit rows of 1537-2047 vectors on 512 threads (14336) take none: it would cost registers and
+  // CTAs an SM. Re-read rows of at most 2.5 on 256 and 512 threads are declared for the CTAs an
+  // SM holds.
+  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, kHintedWideRows), pick(Op::rmsnorm, 24576, 5440)}) {
     INFO(slug(c));
     CHECK(c.residency == 2);
     CHECK(2 * c.hidden / c.vec > 5 * c.block_threads());
+    CHECK(c.loads == 3);
     CHECK_FALSE(c.keep_out);
   }
+  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, 1024), pick(Op::rmsnorm, 32768, kHintedWideRows - 1),
+                                pick(Op::rmsnorm, 28672, 1536, DType::f16), pick(Op::rmsnorm, 16384, 1024, DType::f32)}) {
+    INFO(slug(c));
+    CHECK(c.residency == 2);
+    CHECK(2 * c.hidden / c.vec > 5 * c.block_threads());
+    CHECK(c.loads == 0);
+    CHECK(c.keep_out);
+    CHECK(c.min_blocks == 0);
+  }
+  CHECK_FALSE(pick(Op::rmsnorm, 32768, 1023).keep_out);  // 64 MiB less a row
   const KernelConfig held = pick(Op::rmsnorm, 14336, 4096), held12 = pick(Op::rmsnorm, 12288, 4096);
   INFO(slug(held) << " / " << slug(held12));
   CHECK(held.residency < 2);

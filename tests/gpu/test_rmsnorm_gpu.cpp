@@ -675,6 +675,20 @@ TEST_CASE("forced configs: output stores with and without the L2 evict-last hint
         INFO("keep_out " << keep);
         check_per_head(op, DType::bf16, 4099, 32, 64, rng);
         check_per_head(op, DType::f16, 3001, 16, 128, rng);
+        // Re-read rows of 4-5 vectors a thread on 512 threads: with the hint, 16-bit rows store at
+        // base + offset (store_vec_keep_at), a whole and a ragged last item.
+        normjit::detail::ConfigOverride w = o;
+        w.threads_per_row = 512;
+        w.residency = 2;
+        w.cluster = 1;
+        const normjit::detail::ScopedConfigOverride use_w(&w);
+        for (std::int64_t hidden : {16384, 16392}) {
+          for (std::int64_t rows : {1, 7, 300, 1000}) {
+            const RmsCase c = varied_case(op, rows, hidden);
+            INFO(c.describe() << " keep_out " << keep << ", re-read on 512 threads");
+            CHECK(run_rms_case(c, rng) == "");
+          }
+        }
       }
     }
   }
@@ -703,14 +717,19 @@ TEST_CASE("default configs: rmsnorm's output kept in L2 past its byte thresholds
   };
   // Held rows from kKeepOutHeldBytes (2048: 96 MiB), re-read rows from kKeepOutRereadBytes (4096
   // and fp32 2048: 64 MiB; fp32 at 96), rows of 128 above kKeepOutShortBytes (48 MiB); re-read
-  // rows on 512 and 1024 threads declared for the CTAs an SM holds (8192: 4, 20480: 2).
+  // rows on 512 and 1024 threads declared for the CTAs an SM holds (8192: 4, 20480: 2); re-read
+  // rows of 4 vectors a thread read plainly (16-bit: the hinted store at base + offset,
+  // store_vec_keep_at; fp32).
   for (const Case& k : {Case{Op::rmsnorm, DType::bf16, d::kKeepOutHeldBytes / 4096, 2048},
                         Case{Op::gemma_rmsnorm, DType::f16, d::kKeepOutHeldBytes / 4096 + 1, 2048},
                         Case{Op::rmsnorm, DType::bf16, d::kKeepOutRereadBytes / 8192, 4096},
                         Case{Op::rmsnorm, DType::f32, d::kKeepOutHeldBytes / 8192, 2048},
                         Case{Op::rmsnorm, DType::bf16, d::kKeepOutShortBytes / 256 + 1, 128},
                         Case{Op::rmsnorm, DType::bf16, 8192, 8192},
-                        Case{Op::rmsnorm, DType::f16, 3000, 20480}}) {
+                        Case{Op::rmsnorm, DType::f16, 3000, 20480},
+                        Case{Op::rmsnorm, DType::bf16, 1024, 32768},
+                        Case{Op::rmsnorm, DType::f16, 1200, 28672},
+                        Case{Op::rmsnorm, DType::f32, 1024, 16384}}) {
     RmsCase c;
     c.op = k.op;
     c.dtype = c.weight_dtype = k.dt;
