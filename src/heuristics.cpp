@@ -38,7 +38,7 @@ std::vector<std::int64_t> keep_out_row_classes(const ProblemSpec& problem) {
   const std::int64_t row_bytes = problem.hidden * dtype_size(problem.dtype);
   auto from = [&](std::int64_t bytes) { return (bytes + row_bytes - 1) / row_bytes; };  // rows >= bytes
   return {kKeepOutShortBytes / row_bytes + 1, from(kKeepOutHeldBytes), from(kKeepOutRereadBytes),
-          from(kKeepOutRereadEndBytes)};
+          kHintedWidePlainBytes / row_bytes + 1, from(kKeepOutRereadEndBytes)};
 }
 
 int wave_window_sms(std::int64_t rows) {
@@ -497,8 +497,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // kHintedWideRows rows. H200, bf16, hidden 32768, median us, plain / hinted, two rounds in
       // one run (fifteenth run, reread-32768.txt): 35.81/36.61, 35.87/36.93 (1024 rows);
       // 132.13/128.64, 132.10/129.38 (4096); 261.31/252.16, 261.02/252.38 (8192, 96.1 -> 99.7 %
-      // of copy).
-      if (c.cluster == 1 && p.rows >= kHintedWideRows && dtype_size(c.input_dtype) == 2) c.loads = 3;
+      // of copy). But rows of more than 2.5 vectors a thread read plainly up to
+      // kHintedWidePlainBytes of output, where the output hint (choose_rms_norm's end, which
+      // they take only with plain loads) ran faster than the hinted loads; beyond it slower. bf16,
+      // median us, hinted loads / plain loads and the output hint / plain loads alone, two rounds
+      // (session 41, call 6, h-*, h28-*): 2048 x 32768 (128 MiB) 68.0 / 66.8 / 69.5; 2048 x 28672
+      // (112 MiB) 60.9 / 57.6 / 59.4; 2048 x 24576 (96 MiB) 50.3 / 49.8 / 50.9; 3072 x 32768
+      // (192 MiB) 98.7 / 100.2 / 102.9; 4080 x 32768 128.9 / 134.0 / 136.8; 4096 x 24576 96.6 /
+      // 97.3 / 98.9; 4096 x 28672 114.7 / 114.7 / 116.8.
+      const bool plain_kept = 2 * row_vectors > 5 * c.block_threads() &&
+                              p.rows * p.hidden * dtype_size(c.output_dtype) <= kHintedWidePlainBytes;
+      if (c.cluster == 1 && p.rows >= kHintedWideRows && dtype_size(c.input_dtype) == 2 && !plain_kept) c.loads = 3;
     } else if (c.cluster == 1) {
       c.threads_per_row = 1024;
       c.residency = 1;
@@ -1065,8 +1074,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   //   base + offset (store_vec_keep_at) keeps them at 32 registers the two hints still lose
   //   together: 2048 x 28672 60.5 / 61.3, 2048 x 32768 (38 registers) 67.8 / 87.8 (session 41,
   //   call 2, b28-*, b32-*).
-  // - The same rows read plainly (loads 0: wide 16-bit rows below kHintedWideRows, fp32 rows of
-  //   10496-16384) take it: at 32 registers without a floor (16-bit rows of 4 vectors a thread by
+  // - The same rows read plainly (loads 0: wide 16-bit rows up to kHintedWidePlainBytes, fp32
+  //   rows of 10496-16384) take it: at 32 registers without a floor (16-bit rows of 4 vectors a thread by
   //   store_vec_keep_at: 42 -> 32 at 32768, 34 -> 32 for f16 24832-32512; regs_at2.cpp), the
   //   output hint gains as on the other rows: bf16 1024 x 32768 35.3 / 34.8 (the template's
   //   store; 38.0 with the address register per store), fp32 16384 1024 rows 35.2 / 34.4, 2048

@@ -51,6 +51,9 @@ constexpr std::int64_t kPinWeightRows = 256;
 // Row count from which rmsnorm rows of 2049-4096 16-byte vectors, re-read by one 1024-thread CTA,
 // load with the L1/L2 hints by pass (loads 3, choose_rms_norm). The row class of kKeepOutRows.
 constexpr std::int64_t kHintedWideRows = 2048;
+// Output bytes up to which those rows, where they have more than 2.5 vectors a thread, read
+// plainly and store with the L2 evict-last hint instead (choose_rms_norm).
+constexpr std::int64_t kHintedWidePlainBytes = std::int64_t(128) << 20;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
 // Row count from which rmsnorm rows of 896-1280 16-byte vectors (hidden 7168-10240 in 16-bit

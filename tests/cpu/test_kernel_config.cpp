@@ -502,10 +502,15 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsWide).cluster == 1);
   CHECK(pick(kBulkRowsWide).residency == 2);
   CHECK(pick(kBulkRowsWide).threads_per_row == 1024);
-  // ... with plain loads, and the L1/L2 hints by pass from kHintedWideRows rows (16-bit only).
+  // ... with plain loads, and the L1/L2 hints by pass from kHintedWideRows rows (16-bit only),
+  // once the output outgrows kHintedWidePlainBytes (rows of 4 vectors a thread read plainly and
+  // store with the output hint up to there).
   CHECK(pick(kHintedWideRows - 1).loads == 0);
-  CHECK(pick(kHintedWideRows).loads == 3);
-  CHECK(pick(kHintedWideRows).residency == 2);
+  CHECK(pick(kHintedWidePlainBytes / 65536).loads == 0);
+  CHECK(pick(kHintedWidePlainBytes / 65536).keep_out);
+  CHECK(pick(kHintedWidePlainBytes / 65536 + 1).loads == 3);
+  CHECK(pick(kHintedWidePlainBytes / 65536 + 1).residency == 2);
+  CHECK_FALSE(pick(kHintedWidePlainBytes / 65536 + 1).keep_out);
   CHECK(pick(1 << 20).loads == 3);
   p.dtype = p.weight_dtype = DType::f32;
   p.hidden = 16384;  // 4096 fp32 vectors: the same layout, not measured with hints
@@ -691,19 +696,20 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
   CHECK((wide.cluster > 1 || wide.residency > 2));
   CHECK_FALSE(wide.keep_out);
   // Re-read rows of more than 2.5 vectors a thread: not where the first pass reads with the
-  // evict-last hint (bf16 32768 from kHintedWideRows, 24576 at 5440 rows); where it reads plainly
-  // (16-bit rows of 32768 below kHintedWideRows, f16 28672, fp32 16384), without a floor. Held
+  // evict-last hint (bf16 32768 past kHintedWidePlainBytes, 24576 at 5440 rows); where it reads
+  // plainly (16-bit rows of 32768 up to there, f16 28672, fp32 16384), without a floor. Held
   // 16-bit rows of 1537-2047 vectors on 512 threads (14336) take none: it would cost registers and
   // CTAs an SM. Re-read rows of at most 2.5 on 256 and 512 threads are declared for the CTAs an
   // SM holds.
-  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, kHintedWideRows), pick(Op::rmsnorm, 24576, 5440)}) {
+  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, kHintedWideRows + 1), pick(Op::rmsnorm, 24576, 5440)}) {
     INFO(slug(c));
     CHECK(c.residency == 2);
     CHECK(2 * c.hidden / c.vec > 5 * c.block_threads());
     CHECK(c.loads == 3);
     CHECK_FALSE(c.keep_out);
   }
-  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, 1024), pick(Op::rmsnorm, 32768, kHintedWideRows - 1),
+  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, 1024), pick(Op::rmsnorm, 32768, kHintedWideRows),
+                                pick(Op::rmsnorm, 24576, kHintedWidePlainBytes / 49152),
                                 pick(Op::rmsnorm, 28672, 1536, DType::f16), pick(Op::rmsnorm, 16384, 1024, DType::f32)}) {
     INFO(slug(c));
     CHECK(c.residency == 2);

@@ -728,6 +728,7 @@ TEST_CASE("default configs: rmsnorm's output kept in L2 past its byte thresholds
                         Case{Op::rmsnorm, DType::bf16, 8192, 8192},
                         Case{Op::rmsnorm, DType::f16, 3000, 20480},
                         Case{Op::rmsnorm, DType::bf16, 1024, 32768},
+                        Case{Op::rmsnorm, DType::bf16, d::kHintedWidePlainBytes / 65536, 32768},
                         Case{Op::rmsnorm, DType::f16, 1200, 28672},
                         Case{Op::rmsnorm, DType::f32, 1024, 16384}}) {
     RmsCase c;
@@ -867,7 +868,8 @@ std::vector<Switch> switch_cases() {
           Switch{Op::gemma_fused_add_rmsnorm, 4096, normjit::detail::kKeepOutRows},
           Switch{Op::rmsnorm, 32768, normjit::detail::kBulkRowsWide},
           Switch{Op::gemma_rmsnorm, 32768, normjit::detail::kBulkRowsWide, DType::f16},
-          Switch{Op::rmsnorm, 32768, normjit::detail::kHintedWideRows},  // L1/L2 hints
+          // L1/L2 hints past kHintedWidePlainBytes (below: plain loads, the output hint)
+          Switch{Op::rmsnorm, 32768, normjit::detail::kHintedWidePlainBytes / 65536 + 1},
           Switch{Op::rmsnorm, 131072, normjit::detail::kBulkRowsWide},
           // rows of 8192 vectors on 4 CTAs whose threads copy their own items (residency 4)
           Switch{Op::rmsnorm, 65536, normjit::detail::kBulkRowsWide},
