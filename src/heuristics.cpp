@@ -501,7 +501,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // kHintedWidePlainBytes of output, where the output hint (choose_rms_norm's end, which
       // they take only with plain loads) ran faster than the hinted loads; beyond it slower. bf16,
       // median us, hinted loads / plain loads and the output hint / plain loads alone, two rounds
-      // (session 41, call 6, h-*, h28-*): 2048 x 32768 (128 MiB) 68.0 / 66.8 / 69.5; 2048 x 28672
+      // (session 41, docs/results/h200-2026-12-02-s41, call 6, h-*, h28-*): 2048 x 32768 (128 MiB) 68.0 / 66.8 / 69.5; 2048 x 28672
       // (112 MiB) 60.9 / 57.6 / 59.4; 2048 x 24576 (96 MiB) 50.3 / 49.8 / 50.9; 3072 x 32768
       // (192 MiB) 98.7 / 100.2 / 102.9; 4080 x 32768 128.9 / 134.0 / 136.8; 4096 x 24576 96.6 /
       // 97.3 / 98.9; 4096 x 28672 114.7 / 114.7 / 116.8.
@@ -1072,8 +1072,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   //   the CTAs an SM holds) they spill 8-16 bytes a thread. bf16 32768 (4 vectors a thread): 2048
   //   rows 68.3 / 90.8 / 75.7, 4080 rows 129.3 / 180.2 / 144.8. Where the template's store at
   //   base + offset (store_vec_keep_at) keeps them at 32 registers the two hints still lose
-  //   together: 2048 x 28672 60.5 / 61.3, 2048 x 32768 (38 registers) 67.8 / 87.8 (session 41,
-  //   call 2, b28-*, b32-*).
+  //   together: 2048 x 28672 60.5 / 61.3, 2048 x 32768 (38 registers) 67.8 / 87.8
+  //   (docs/results/h200-2026-12-02-s41, call 2, b28-*, b32-*).
   // - The same rows read plainly (loads 0: wide 16-bit rows up to kHintedWidePlainBytes, fp32
   //   rows of 10496-16384) take it: at 32 registers without a floor (16-bit rows of 4 vectors a thread by
   //   store_vec_keep_at: 42 -> 32 at 32768, 34 -> 32 for f16 24832-32512; regs_at2.cpp), the
