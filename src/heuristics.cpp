@@ -498,16 +498,18 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // one run (fifteenth run, reread-32768.txt): 35.81/36.61, 35.87/36.93 (1024 rows);
       // 132.13/128.64, 132.10/129.38 (4096); 261.31/252.16, 261.02/252.38 (8192, 96.1 -> 99.7 %
       // of copy). But rows of more than 2.5 vectors a thread read plainly up to
-      // kHintedWidePlainBytes of output, where the output hint (choose_rms_norm's end, which
-      // they take only with plain loads) ran faster than the hinted loads; beyond it slower. bf16,
-      // median us, hinted loads / plain loads and the output hint / plain loads alone, two rounds
-      // (session 41, docs/results/h200-2026-12-02-s41, call 6, h-*, h28-*): 2048 x 32768 (128 MiB) 68.0 / 66.8 / 69.5; 2048 x 28672
-      // (112 MiB) 60.9 / 57.6 / 59.4; 2048 x 24576 (96 MiB) 50.3 / 49.8 / 50.9; 3072 x 32768
-      // (192 MiB) 98.7 / 100.2 / 102.9; 4080 x 32768 128.9 / 134.0 / 136.8; 4096 x 24576 96.6 /
-      // 97.3 / 98.9; 4096 x 28672 114.7 / 114.7 / 116.8.
+      // kHintedWidePlainBytes of output: with the output hint (choose_rms_norm's end, which they
+      // take only with plain loads) they ran faster there than with the hinted loads, and slower
+      // beyond. bf16, median us, hinted loads / plain loads and the output hint / plain loads
+      // alone, two rounds (docs/results/h200-2026-12-02-s41, call 6, h-*, h28-*): 2048 x 32768
+      // (128 MiB) 68.0 / 66.8 / 69.5; 2048 x 28672 (112 MiB) 60.9 / 57.6 / 59.4; 2048 x 24576
+      // (96 MiB) 50.3 / 49.8 / 50.9; 3072 x 32768 (192 MiB) 98.7 / 100.2 / 102.9; 4080 x 32768
+      // 128.9 / 134.0 / 136.8; 4096 x 24576 96.6 / 97.3 / 98.9; 4096 x 28672 114.7 / 114.7 /
+      // 116.8.
       const bool plain_kept = 2 * row_vectors > 5 * c.block_threads() &&
                               p.rows * p.hidden * dtype_size(c.output_dtype) <= kHintedWidePlainBytes;
-      if (c.cluster == 1 && p.rows >= kHintedWideRows && dtype_size(c.input_dtype) == 2 && !plain_kept) c.loads = 3;
+      if (c.cluster == 1 && p.rows >= kHintedWideRows && dtype_size(c.input_dtype) == 2 && !plain_kept)
+        c.loads = 3;
     } else if (c.cluster == 1) {
       c.threads_per_row = 1024;
       c.residency = 1;
@@ -1075,12 +1077,14 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   //   together: 2048 x 28672 60.5 / 61.3, 2048 x 32768 (38 registers) 67.8 / 87.8
   //   (docs/results/h200-2026-12-02-s41, call 2, b28-*, b32-*).
   // - The same rows read plainly (loads 0: wide 16-bit rows up to kHintedWidePlainBytes, fp32
-  //   rows of 10496-16384) take it: at 32 registers without a floor (16-bit rows of 4 vectors a thread by
-  //   store_vec_keep_at: 42 -> 32 at 32768, 34 -> 32 for f16 24832-32512; regs_at2.cpp), the
-  //   output hint gains as on the other rows: bf16 1024 x 32768 35.3 / 34.8 (the template's
-  //   store; 38.0 with the address register per store), fp32 16384 1024 rows 35.2 / 34.4, 2048
-  //   rows 69.1 / 66.9 (session 41, call 2, two rounds each). No floor: these were timed without
-  //   one, and a floor changes the SASS of 48 of their 120 kernels.
+  //   rows of more than 10240 to 16384) take it. They do so at 32 registers without a floor
+  //   (16-bit rows of 4 vectors a thread by store_vec_keep_at: 42 -> 32 at 32768, 34 -> 32 for f16
+  //   24832-32512; regs-at2.txt), and the hint gains as on the other rows: bf16 1024 x 32768 35.3
+  //   / 34.8 (38.0 with the hinted store's address register), fp32 16384 1024 rows 35.2 / 34.4,
+  //   2048 rows 69.1 / 66.9 (call 2); the other shapes timed (calls 3 and 5: 16-bit 24576-32768
+  //   at 1024-2040 rows, gemma, fp32 10752-14336 at 2048 and 4096 rows) level to 4.5 % faster.
+  //   No floor: these were timed without one, and a floor changes the SASS of 48 of their 120
+  //   kernels.
   // - Re-read rows of at most 2.5 vectors a thread fit 32 registers with the hint. On 256 and 512
   //   threads their kernels are declared for the CTAs an SM holds (the floor changed ptxas's
   //   schedule, not the registers): 8192 x 4096 33.25 / 33.05 / 32.65, 8192 x 8192 64.63 / 63.41 /
