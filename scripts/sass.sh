@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SASS and resource use (registers, spills, shared memory) of cached kernels, without a GPU.
 #   scripts/sass.sh CACHE_DIR [NAME_GLOB] [--res-only]
+# (Registers and stack alone need no download: `normjit cache ls --cache-dir CACHE_DIR` shows them.)
 # e.g. build/normjit prewarm --manifest all --arch sm_90 --cache-dir /tmp/c && scripts/sass.sh /tmp/c 'fused_add_rmsnorm-bf16-h8192*'
 # cuobjdump and nvdisasm come from PyPI (nvidia-cuda-cuobjdump, nvidia-cuda-nvdisasm) into
 # .tools/ (git-ignored) when the toolkit here lacks them. A cache entry is a 64-byte header

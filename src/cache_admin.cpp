@@ -15,6 +15,7 @@
 
 #include "file_lock.hpp"
 #include "normjit/errors.hpp"
+#include "prelude.hpp"
 
 namespace normjit::detail::admin {
 namespace fs = std::filesystem;
@@ -171,6 +172,16 @@ Scan scan(const fs::path& root, const std::string& fingerprint) {
     return std::tie(a.fingerprint, a.slug) < std::tie(b.fingerprint, b.slug);
   });
   return s;
+}
+
+std::optional<KernelResources> entry_resources(const Entry& e) {
+  if (!e.has_cubin || !e.has_sidecar) return std::nullopt;
+  EntryExpectation expect;
+  expect.key = e.key;
+  expect.fingerprint = e.fingerprint;
+  const EntryCheck c = check_entry(e.cubin, e.sidecar, expect, /*load_payload=*/true);
+  if (c.status != EntryStatus::Ok || c.binary.kind != Binary::Kind::Cubin) return std::nullopt;
+  return kernel_resources(c.binary.bytes, kEntryName);
 }
 
 // ---- verify ---------------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cubin_info.hpp"
 #include "disk_cache.hpp"
 
 namespace normjit::detail::admin {
@@ -48,6 +49,11 @@ struct Filter {
 
 // Lists <root>/v1 (missing root: empty scan). `fingerprint` prefix limits the directories read.
 Scan scan(const std::filesystem::path& root, const std::string& fingerprint = "");
+
+// The kernel's registers and stack a thread (cubin_info.hpp), for an entry that validates as
+// its lookups would (check_entry) and holds a cubin; nullopt otherwise (PTX, incomplete or bad
+// entries: `cache verify` says why).
+std::optional<KernelResources> entry_resources(const Entry& e);
 
 // ---- verify ---------------------------------------------------------------------------------
 

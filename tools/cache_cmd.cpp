@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <ctime>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "arch.hpp"
@@ -55,21 +56,26 @@ int cmd_ls(const std::string& op, const std::string& arch, const std::string& fp
   const admin::Scan s = admin::scan(root, fp);
   const std::int64_t now = std::time(nullptr);
   std::vector<const admin::Entry*> shown;
+  std::vector<std::optional<detail::KernelResources>> res;  // registers and stack, by shown entry
   std::uint64_t bytes = 0;
   for (const admin::Entry& e : s.entries) {
     if (!f.matches(e)) continue;
     shown.push_back(&e);
+    res.push_back(admin::entry_resources(e));
     bytes += e.bytes;
   }
   if (as_json) {
     json entries = json::array();
-    for (const admin::Entry* e : shown) {
+    for (size_t i = 0; i < shown.size(); ++i) {
+      const admin::Entry* e = shown[i];
       entries.push_back({{"fingerprint", e->fingerprint}, {"current", e->fingerprint == current},
                          {"slug", e->slug}, {"key", e->key.hex()}, {"op", e->op},
                          {"arch", arch_label(*e)}, {"bytes", e->bytes}, {"created", e->created},
                          {"age_seconds", e->created ? now - e->created : -1},
                          {"path", (e->has_cubin ? e->cubin : e->sidecar).string()},
-                         {"complete", e->has_cubin && e->has_sidecar}});
+                         {"complete", e->has_cubin && e->has_sidecar},
+                         {"registers", res[i] ? json(res[i]->registers) : json(nullptr)},
+                         {"stack_bytes", res[i] ? json(res[i]->stack_bytes) : json(nullptr)}});
     }
     fmt::print("{}\n", json({{"root", root.string()}, {"current_fingerprint", current},
                              {"entries", entries}, {"bytes", bytes},
@@ -82,10 +88,13 @@ int cmd_ls(const std::string& op, const std::string& arch, const std::string& fp
   if (!shown.empty()) {
     size_t w = 4;
     for (const admin::Entry* e : shown) w = std::max(w, e->slug.size());
-    fmt::print("{:<17} {:<{}} {:<8} {:>6} {:>5}\n", "FINGERPRINT", "SLUG", w, "ARCH", "SIZE", "AGE");
-    for (const admin::Entry* e : shown) {
-      fmt::print("{:<17} {:<{}} {:<8} {:>6} {:>5}{}\n",
+    fmt::print("{:<17} {:<{}} {:<8} {:>4} {:>5} {:>6} {:>5}\n", "FINGERPRINT", "SLUG", w, "ARCH", "REGS", "STACK",
+               "SIZE", "AGE");
+    for (size_t i = 0; i < shown.size(); ++i) {
+      const admin::Entry* e = shown[i];
+      fmt::print("{:<17} {:<{}} {:<8} {:>4} {:>5} {:>6} {:>5}{}\n",
                  e->fingerprint + (e->fingerprint == current ? "*" : ""), e->slug, w, arch_label(*e),
+                 res[i] ? std::to_string(res[i]->registers) : "-", res[i] ? std::to_string(res[i]->stack_bytes) : "-",
                  admin::format_size(e->bytes), e->created ? admin::format_age(now - e->created) : "?",
                  e->has_cubin && e->has_sidecar ? "" : "  (incomplete)");
     }
@@ -207,7 +216,7 @@ int cmd_path(bool as_json) {
 CacheCommand::CacheCommand(CLI::App& app, std::string* cache_dir) {
   cache_ = app.add_subcommand("cache", "Inspect and maintain the kernel cache (ls, verify, prune, clear, path)");
   cache_->require_subcommand(1);
-  ls_ = cache_->add_subcommand("ls", "List entries: slug, arch, size, age");
+  ls_ = cache_->add_subcommand("ls", "List entries: slug, arch, registers and stack a thread, size, age");
   ls_->add_option("--op", op_, "Only this op");
   ls_->add_option("--arch", arch_, "Only this arch (sm_90 also matches sm_90a)");
   ls_->add_option("--fingerprint", fingerprint_, "Only this toolchain fingerprint (a prefix is enough)");

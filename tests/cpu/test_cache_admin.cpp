@@ -16,6 +16,7 @@
 #include "cache_test_util.hpp"
 #include "file_lock.hpp"
 #include "normjit/errors.hpp"
+#include "prelude.hpp"
 
 using namespace cachetest;
 using cputest::contains;
@@ -142,8 +143,18 @@ TEST_CASE("cache ls: entries with slug, arch, size and age, filtered by op, arch
     side.replace_extension(".json");
     CHECK(e.at("bytes") == fs::file_size(p) + fs::file_size(side));
     sum += e.at("bytes").get<std::uint64_t>();
+    // Registers and stack a thread, as the cubin's resource attributes give them.
+    CHECK(e.at("registers").get<int>() > 0);
+    CHECK(e.at("registers").get<int>() <= 255);
+    CHECK(e.at("stack_bytes").get<int>() >= 0);
   }
   CHECK(all.at("bytes") == sum);
+  for (const KernelConfig& c : six_configs()) {
+    const std::optional<KernelResources> r = kernel_resources(reference(c).bytes, kEntryName);
+    REQUIRE(r.has_value());
+    for (const auto& e : all.at("entries"))
+      if (e.at("slug") == slug(c)) CHECK(e.at("registers") == r->registers);
+  }
 
   CHECK(cli_json({"cache", "ls", "--json", "--arch", "sm_80"}, cache.str()).at("entries").size() == 2);
   CHECK(cli_json({"cache", "ls", "--json", "--arch", "sm_90"}, cache.str()).at("entries").size() == 3);
@@ -159,10 +170,17 @@ TEST_CASE("cache ls: entries with slug, arch, size and age, filtered by op, arch
   INFO(text.output);
   CHECK(text.exit_code == 0);
   CHECK(contains(text.output, "SLUG"));
+  CHECK(contains(text.output, "REGS"));
   CHECK(contains(text.output, slug(config(90, 8192))));
   CHECK(contains(text.output, "sm_90a"));
   CHECK_FALSE(contains(text.output, slug(config(80, 4096))));
   CHECK(contains(text.output, "3 entries"));
+
+  // An entry that fails validation is listed without figures (`cache verify` says why).
+  const fs::path broken = entry_of(cache.path(), six_configs().front());
+  fs::resize_file(broken, fs::file_size(broken) / 2);
+  for (const auto& e : cli_json({"cache", "ls", "--json"}, cache.str()).at("entries"))
+    CHECK(e.at("registers").is_null() == (e.at("slug") == slug(six_configs().front())));
 
   const njtest::ProcessResult bad = cli({"cache", "ls", "--op", "layernorm_x"}, cache.str());
   CHECK(bad.exit_code != 0);

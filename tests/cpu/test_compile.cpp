@@ -6,6 +6,7 @@
 #include <set>
 
 #include "cpu_test_util.hpp"
+#include "cubin_info.hpp"
 #include "disk_cache.hpp"
 #include "heuristics.hpp"
 #include "kernel_config.hpp"
@@ -486,4 +487,84 @@ TEST_CASE("a template that does not compile raises CompileError with log, option
   CHECK(r.signal == 0);
   CHECK(r.exit_code == 0);
   CHECK(contains(r.output, kChildOk));
+}
+
+namespace {
+
+KernelResources resources_of(const KernelConfig& c) {
+  const Binary b = compile(c);
+  REQUIRE(b.kind == Binary::Kind::Cubin);
+  const std::optional<KernelResources> r = kernel_resources(b.bytes, kEntryName);
+  REQUIRE(r.has_value());
+  return *r;
+}
+
+}  // namespace
+
+TEST_CASE("kernel resources read from a cubin: registers within the launch bounds, nothing from foreign bytes",
+          "[compile][resources]") {
+  // Floored kernels (__launch_bounds__ min blocks) on 256, 512 and 1024 threads: ptxas keeps
+  // them within the 65536 registers an SM holds, at 32 a thread or fewer.
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.rows = 8192;
+  std::string cubin;
+  for (std::int64_t hidden : {4096, 8192, 20480}) {
+    p.hidden = hidden;
+    KernelConfig c = choose_config(p, 0, Arch{90});
+    c.min_blocks = 2048 / c.block_threads();
+    INFO(slug(c));
+    const KernelResources r = resources_of(c);
+    CHECK(r.registers > 0);
+    CHECK(r.registers <= 32);
+    CHECK(r.stack_bytes >= 0);
+    if (cubin.empty()) cubin = compile(c).bytes;
+  }
+  CHECK_FALSE(kernel_resources(cubin, "another_kernel").has_value());
+  CHECK_FALSE(kernel_resources("", kEntryName).has_value());
+  CHECK_FALSE(kernel_resources("not an ELF file at all, but long enough to hold a header ......", kEntryName));
+  // Truncated anywhere: nothing, or (where only trailing bytes it never reads are lost) the
+  // whole file's figures; never a value read past the end.
+  const std::optional<KernelResources> whole = kernel_resources(cubin, kEntryName);
+  REQUIRE(whole.has_value());
+  int none = 0;
+  for (size_t keep = 0; keep < cubin.size(); keep += 61) {
+    INFO("truncated to " << keep << " of " << cubin.size() << " bytes");
+    const std::optional<KernelResources> r = kernel_resources(std::string_view(cubin).substr(0, keep), kEntryName);
+    none += !r;
+    if (r) CHECK((r->registers == whole->registers && r->stack_bytes == whole->stack_bytes));
+  }
+  CHECK(none > 0);
+  std::string flipped = cubin;
+  flipped[4] = 1;  // ELFCLASS32
+  CHECK_FALSE(kernel_resources(flipped, kEntryName).has_value());
+}
+
+// choose_rms_norm's output hint on re-read rows rests on this: where the defaults give a re-read
+// row the hint, its kernel keeps every CTA an SM would hold without it (at most 32 registers a
+// thread: 2048 threads an SM) and spills nothing. The measurements behind the rule
+// (docs/results/h200-2026-12-02-s40 and -s41) hold for these kernels only; another toolkit that
+// breaks this needs the rule re-measured.
+TEST_CASE("rmsnorm's hinted re-read kernels fit 32 registers without a stack on sm_90", "[compile][resources]") {
+  std::set<std::string> seen;
+  for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
+    for (std::int64_t hidden = 1024; hidden <= 32768; hidden += 1024) {
+      for (std::int64_t mib : {64, 96, 128, 192, 255}) {
+        ProblemSpec p;
+        p.op = Op::rmsnorm;
+        p.dtype = p.weight_dtype = dt;
+        p.hidden = hidden;
+        p.rows = ((mib << 20) + hidden * dtype_size(dt) - 1) / (hidden * dtype_size(dt));
+        const KernelConfig c = choose_config(p, 0, Arch{90});
+        if (c.residency != 2 || !c.keep_out || !seen.insert(slug(c)).second) continue;
+        INFO(slug(c));
+        const KernelResources r = resources_of(c);
+        CHECK(r.registers <= 32);
+        CHECK(r.stack_bytes == 0);
+      }
+    }
+  }
+  INFO(seen.size() << " kernels");
+  CHECK(seen.size() >= 30);  // 16-bit and fp32, floored and not, every load policy the rule takes
 }
