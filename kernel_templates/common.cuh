@@ -358,9 +358,10 @@ __device__ __forceinline__ void store_vec(T* p, const float (&f)[N]) {
 // finished address, each hinted store of a row of 4 vectors a thread took an address register of
 // its own (the 16-bit re-read kernel of 32768: 42 registers, 1 CTA of 1024 threads an SM), where
 // plain stores share one base with immediate offsets; this way it takes 32 (sm_90a, nvcc 13.0;
-// neither the memory clobber nor the policy register was the cost). Not used more widely: fp32
-// rows of 12544-16128 went from 32 to 38 registers with it (docs/results/h200-2026-12-02-s41,
-// regs-at*.txt).
+// neither the memory clobber nor the policy register was the cost). Used for 16-bit re-read rows
+// of 4+ vectors a thread only: fp32 rows of 12544-16128 went from 32 to 38 registers with it
+// (docs/results/h200-2026-12-02-s41, regs-at*.txt), and held rows' kernels moved by 2-10
+// registers either way (held-at.txt there).
 template <class T, int N>
 __device__ __forceinline__ void store_vec_keep_at(T* base, long long off, const float (&f)[N]) {
   typedef VecBytes<T, N> VB;

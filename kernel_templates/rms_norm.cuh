@@ -618,8 +618,9 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       else late_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
-      // Hinted 16-bit stores of 4+ vectors a thread: base + offset inside the asm (registers).
-      if constexpr (Cfg::kKeepOut && sizeof(T) == 2 && kVec * sizeof(T) == 16 && kItems >= 4)
+      // Hinted 16-bit stores of re-read rows of 4+ vectors a thread: base + offset inside the asm
+      // (registers). Not for held rows: their kernels took it up or down by 2-10 registers.
+      if constexpr (Cfg::kKeepOut && !kKeep && sizeof(T) == 2 && kVec * sizeof(T) == 16 && kItems >= 4)
         store_vec_keep_at<T, kVec>(y_row, (long long)col_of(it) * (long long)sizeof(T), y);
       else
         store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
