@@ -93,6 +93,14 @@ int choose_residency(const KernelConfig& c, bool residual) {
   return 2;
 }
 
+namespace {
+
+// Re-read rows of more than 2.5 vectors a thread: their output hint pays only with plain loads
+// (choose_rms_norm's end has the measurements), which the wide rows' load rule also follows.
+bool over_keep_out_vectors(std::int64_t row_vectors, std::int64_t threads) { return 2 * row_vectors > 5 * threads; }
+
+}  // namespace
+
 KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   const OpInfo& info = op_info(p.op);
   if (p.hidden < 1 || p.hidden > kMaxRmsHidden) {
@@ -506,7 +514,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // (96 MiB) 50.3 / 49.8 / 50.9; 3072 x 32768 (192 MiB) 98.7 / 100.2 / 102.9; 4080 x 32768
       // 128.9 / 134.0 / 136.8; 4096 x 24576 96.6 / 97.3 / 98.9; 4096 x 28672 114.7 / 114.7 /
       // 116.8.
-      const bool plain_kept = 2 * row_vectors > 5 * c.block_threads() &&
+      const bool plain_kept = over_keep_out_vectors(row_vectors, c.block_threads()) &&
                               p.rows * p.hidden * dtype_size(c.output_dtype) <= kHintedWidePlainBytes;
       if (c.cluster == 1 && p.rows >= kHintedWideRows && dtype_size(c.input_dtype) == 2 && !plain_kept)
         c.loads = 3;
@@ -1098,7 +1106,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     const std::int64_t out_bytes = p.rows * row_bytes;
     const std::int64_t threads = c.block_threads();
     if (c.residency == 2) {
-      const bool short_row = 2 * row_vectors <= 5 * threads;
+      const bool short_row = !over_keep_out_vectors(row_vectors, threads);
       c.keep_out = out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes &&
                    (short_row || c.loads == 0);
       if (c.keep_out && short_row && c.min_blocks == 0 && threads >= 256)

@@ -55,27 +55,28 @@ int cmd_ls(const std::string& op, const std::string& arch, const std::string& fp
   const std::string current = admin::current_fingerprint();
   const admin::Scan s = admin::scan(root, fp);
   const std::int64_t now = std::time(nullptr);
-  std::vector<const admin::Entry*> shown;
-  std::vector<std::optional<detail::KernelResources>> res;  // registers and stack, by shown entry
+  struct Listed {
+    const admin::Entry* e;
+    std::optional<detail::KernelResources> res;  // registers and stack a thread
+  };
+  std::vector<Listed> shown;
   std::uint64_t bytes = 0;
   for (const admin::Entry& e : s.entries) {
     if (!f.matches(e)) continue;
-    shown.push_back(&e);
-    res.push_back(admin::entry_resources(e));
+    shown.push_back({&e, admin::entry_resources(e)});
     bytes += e.bytes;
   }
   if (as_json) {
     json entries = json::array();
-    for (size_t i = 0; i < shown.size(); ++i) {
-      const admin::Entry* e = shown[i];
+    for (const auto& [e, res] : shown) {
       entries.push_back({{"fingerprint", e->fingerprint}, {"current", e->fingerprint == current},
                          {"slug", e->slug}, {"key", e->key.hex()}, {"op", e->op},
                          {"arch", arch_label(*e)}, {"bytes", e->bytes}, {"created", e->created},
                          {"age_seconds", e->created ? now - e->created : -1},
                          {"path", (e->has_cubin ? e->cubin : e->sidecar).string()},
                          {"complete", e->has_cubin && e->has_sidecar},
-                         {"registers", res[i] ? json(res[i]->registers) : json(nullptr)},
-                         {"stack_bytes", res[i] ? json(res[i]->stack_bytes) : json(nullptr)}});
+                         {"registers", res ? json(res->registers) : json(nullptr)},
+                         {"stack_bytes", res ? json(res->stack_bytes) : json(nullptr)}});
     }
     fmt::print("{}\n", json({{"root", root.string()}, {"current_fingerprint", current},
                              {"entries", entries}, {"bytes", bytes},
@@ -87,14 +88,13 @@ int cmd_ls(const std::string& op, const std::string& arch, const std::string& fp
   fmt::print("cache {} (current fingerprint {})\n", root.string(), current.empty() ? "unknown" : current);
   if (!shown.empty()) {
     size_t w = 4;
-    for (const admin::Entry* e : shown) w = std::max(w, e->slug.size());
+    for (const Listed& l : shown) w = std::max(w, l.e->slug.size());
     fmt::print("{:<17} {:<{}} {:<8} {:>4} {:>5} {:>6} {:>5}\n", "FINGERPRINT", "SLUG", w, "ARCH", "REGS", "STACK",
                "SIZE", "AGE");
-    for (size_t i = 0; i < shown.size(); ++i) {
-      const admin::Entry* e = shown[i];
+    for (const auto& [e, res] : shown) {
       fmt::print("{:<17} {:<{}} {:<8} {:>4} {:>5} {:>6} {:>5}{}\n",
                  e->fingerprint + (e->fingerprint == current ? "*" : ""), e->slug, w, arch_label(*e),
-                 res[i] ? std::to_string(res[i]->registers) : "-", res[i] ? std::to_string(res[i]->stack_bytes) : "-",
+                 res ? std::to_string(res->registers) : "-", res ? std::to_string(res->stack_bytes) : "-",
                  admin::format_size(e->bytes), e->created ? admin::format_age(now - e->created) : "?",
                  e->has_cubin && e->has_sidecar ? "" : "  (incomplete)");
     }
