@@ -37,6 +37,7 @@ struct Cfg {{
   static constexpr int kCluster = {cluster};
   static constexpr int kSplit = {split};
   static constexpr int kResidency = {residency};
+  static constexpr int kMinBlocks = {min_blocks};
   static constexpr int kLoads = {loads};
   static constexpr int kStores = {stores};
   static constexpr bool kResidual = {residual};
@@ -67,7 +68,7 @@ extern "C" __global__ void __launch_bounds__({bounds}) {entry}(const normjit::No
       fmt::arg("out", device_type(c.output_dtype)), fmt::arg("hidden", c.hidden),
       fmt::arg("vec", c.vec), fmt::arg("tpr", c.threads_per_row),
       fmt::arg("rpb", c.rows_per_block), fmt::arg("cluster", c.cluster), fmt::arg("split", c.split),
-      fmt::arg("residency", c.residency),
+      fmt::arg("residency", c.residency), fmt::arg("min_blocks", c.min_blocks),
       fmt::arg("loads", c.loads), fmt::arg("stores", c.stores),
       fmt::arg("residual", op.residual), fmt::arg("gemma", op.gemma),
       fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("weight_first", c.weight_first),
