@@ -28,6 +28,7 @@
 //   In, Weight                       element types (Weight = In or float)
 //   kHidden, kVec, kThreadsPerRow, kRowsPerBlock, kCluster, kSplit, kResidency, kLoads (common.cuh:
 //   load_chunk), kStores (fused add: residual stores after all loads, or per item)
+//   kMinBlocks (the occupancy floor, __launch_bounds__' second argument; 0: none)
 //   kResidual (fused add), kGemma (weight offset 1), k3D (per-head rows), kPdl (sm_90+),
 //   kWeightFirst (residency 0: the weight is loaded before the PDL wait; the host picks it only
 //   when the caller promised that nothing in flight writes the weight)

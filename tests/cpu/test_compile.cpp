@@ -568,3 +568,35 @@ TEST_CASE("rmsnorm's hinted re-read kernels fit 32 registers without a stack on 
   INFO(seen.size() << " kernels");
   CHECK(seen.size() >= 30);  // 16-bit and fp32, floored and not, every load policy the rule takes
 }
+
+// rms_norm.cuh's staged second pass goes over all of a thread's items in one sweep where the
+// occupancy floor leaves >= 96 registers a thread, for 16-bit rows and the fused add (kOneSweep);
+// it was measured (docs/results/h200-2026-12-02-s42) on kernels where ptxas spilled nothing. This
+// pins that premise over the wide staged defaults on sm_90: a toolkit that spills them needs the
+// rule re-measured. (The condition is the template's, restated here.)
+TEST_CASE("staged kernels whose second pass goes in one sweep spill nothing on sm_90", "[compile][resources]") {
+  std::set<std::string> seen;
+  for (Op op : normjit::all_ops()) {
+    for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
+      for (DType wt : {dt, DType::f32}) {
+        for (std::int64_t hidden : {49152, 98304, 131072, 196608, 262144}) {
+          ProblemSpec p;
+          p.op = op;
+          p.dtype = dt;
+          p.weight_dtype = wt;
+          p.hidden = hidden;
+          p.rows = 1024;
+          const KernelConfig c = choose_config(p, 0, Arch{90});
+          const bool residual = normjit::detail::op_info(op).residual;
+          const int budget = c.min_blocks > 0 ? 65536 / (c.min_blocks * c.block_threads()) : 255;
+          const bool one_sweep = staged(c) && (dtype_size(dt) == 2 || residual) && budget >= 96;
+          if (!one_sweep || !seen.insert(slug(c)).second) continue;
+          INFO(slug(c));
+          CHECK(resources_of(compile(c)).stack_bytes == 0);
+        }
+      }
+    }
+  }
+  INFO(seen.size() << " kernels");
+  CHECK(seen.size() >= 20);  // 3 and 4 CTAs of 128 threads, 512 threads without a floor; both ops' families
+}
