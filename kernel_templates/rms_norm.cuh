@@ -589,13 +589,15 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // A staged row's second pass takes all of a thread's items in one unrolled sweep where the
   // occupancy floor leaves registers for it (>= 96 a thread: floors of 3-4 CTAs of 128 threads, or
   // none), so every weight load of the pass (from L2) is in flight at once rather than four at a
-  // time. 1024 rows, bf16, median us, embedded / unrolled, one process each, two rounds (H200,
-  // session 42, call 6, docs/results/h200-2026-12-02-s42): fused add 262144 (3 CTAs) 576.6, 577.1 /
-  // 567.1, 567.3 (4096 rows 2283.3 / 2244.0), 196608 (4 CTAs) 426.2 / 417.8; fp32 fused add 98304
-  // 423.2 / 417.8, 131072 582.7 / 563.9. Under floors of 6 CTAs (85 registers) it gained at rmsnorm
-  // 262144 (278.2 / 271.5) but spilled in its gemma and fp32-weight kernels (8-24 bytes of stack,
-  // sm_90a; eight at a time spilled there too), and the fused add 131072 ran level (268.0), so
-  // they keep four at a time; so does fp32 rmsnorm, which spilled under 4 CTAs (196608: 24 bytes).
+  // time. 1024 rows, bf16, median us, four at a time / this rule, one process each, two rounds
+  // (H200, session 42, call 7, docs/results/h200-2026-12-02-s42): fused add 262144 (3 CTAs) 582.4,
+  // 582.8 / 572.8, 572.2 (4096 rows 2283 / 2244, call 6), 196608 (4 CTAs) 427.6, 428.0 / 419.6,
+  // 420.1; fp32 fused add 98304 425.6 / 420.9, 131072 584.4 / 569.6; 512 threads without a floor
+  // 0-1 % faster (rmsnorm 131072 135.5 / 134.7). Under floors of 6 CTAs (85 registers) the sweep
+  // gained at rmsnorm 262144 (278.2 / 271.5, call 6) but spilled in its gemma and fp32-weight
+  // kernels (8-24 bytes of stack, sm_90a; eight at a time spilled there too) and ran level at the
+  // fused add 131072, so they keep four at a time; so does fp32 rmsnorm, which spilled under 4
+  // CTAs (196608: 24 bytes). CPU test: "staged kernels whose second pass goes in one sweep ...".
   constexpr int kRegisterBudget = Cfg::kMinBlocks > 0 ? 65536 / (Cfg::kMinBlocks * kGroup * kRows) : 255;
   constexpr bool kOneSweep = kStaged && (sizeof(T) == 2 || Cfg::kResidual) && kRegisterBudget >= 96;
   constexpr int kSecondUnroll = kKeep || kOneSweep ? kItems : 4;
