@@ -82,7 +82,8 @@ std::optional<KernelResources> kernel_resources(std::string_view cubin, std::str
   }
   if (!symbol) return std::nullopt;
 
-  std::optional<KernelResources> r;
+  // REGCOUNT must be there; without MIN_STACK_SIZE the stack is taken as 0.
+  std::optional<int> registers;
   int stack = 0;
   for (std::uint32_t i = 0; i < shnum; ++i) {
     const Section info = section(i);
@@ -100,14 +101,14 @@ std::optional<KernelResources> kernel_resources(std::string_view cubin, std::str
       if (p + 4 + size > end) break;
       std::uint32_t sym = 0, value = 0;
       if (size == 8 && b.get(p + 4, &sym) && b.get(p + 8, &value) && sym == *symbol) {
-        if (attr == kAttrRegcount) r = KernelResources{static_cast<int>(value), 0};
+        if (attr == kAttrRegcount) registers = static_cast<int>(value);
         if (attr == kAttrMinStackSize) stack = static_cast<int>(value);
       }
       p += 4 + size;
     }
   }
-  if (r) r->stack_bytes = stack;
-  return r;
+  if (!registers) return std::nullopt;
+  return KernelResources{*registers, stack};
 }
 
 }  // namespace normjit::detail
