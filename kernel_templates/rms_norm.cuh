@@ -306,13 +306,18 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   constexpr int kCtasPerRow = kCluster * kSplit;
   constexpr bool kStaged = Cfg::kResidency >= 3;
   constexpr bool kBulkCopies = Cfg::kResidency == 3;  // else each thread copies its own items (4)
-  static_assert(!kStaged || (kExact && kSplit == 1 && sizeof(T) * kVec == 16),
-                "a staged row: whole 16-byte vectors on every lane, no split");
+  static_assert(!kStaged || (kSplit == 1 && sizeof(T) * kVec == 16), "a staged row: 16-byte vectors, no split");
   // Parts of a staged share: whole items of every lane, so a lane's items of part s are in
-  // shared memory once barrier s completes.
-  constexpr int kStages = !kStaged ? 1 : kItems % 4 == 0 ? 4 : kItems % 2 == 0 ? 2 : 1;
-  constexpr int kStageItems = kItems / kStages;
-  constexpr int kStageElems = kStageItems * kGroup * kVec;
+  // shared memory once barrier s completes. Up to 4 parts, of kItems / kStages items, the
+  // remainder spread over the later ones (5 items: 1, 1, 1, 2), so the reduction of one part
+  // overlaps the transfer of the next at every item count. Where the share is not whole items
+  // (!kExact) the last part is short: it ends with the share, and the lanes past it skip their
+  // last item (in_row). Every part holds at least one vector ((kItems - 1) * kGroup < kVectors).
+  constexpr int kStages = !kStaged ? 1 : kItems < 4 ? kItems : 4;
+  // First item of part s (s = kStages: kItems), and the part's first element and element count.
+  auto stage_item = [](int s) { return s * kItems / kStages; };
+  auto stage_start = [&](int s) { return stage_item(s) * kGroup * kVec; };
+  auto stage_elems = [&](int s) { return (s == kStages - 1 ? kSpan : stage_start(s + 1)) - stage_start(s); };
 
   __shared__ float red[RowReduceSmem<kGroup, kRows>::kFloats];
   // Residency 3-4: each row of the block stages its share (x, then r) in dynamic shared memory.
@@ -388,15 +393,14 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   if constexpr (kBulkCopies) {
     // One lane per row issues every copy of the share; loads = 1 adds an L2 evict-first hint.
     if (lane == 0 && active) {
-      constexpr u32 kBytes = u32(kStageElems * sizeof(T));
 #pragma unroll
       for (int s = 0; s < kStages; ++s) {
-        mbarrier_expect_bytes(bars + s, Cfg::kResidual ? 2 * kBytes : kBytes);
-        bulk_copy_to_shared<Cfg::kLoads == 1>(x_stage + s * kStageElems, x_row + first + s * kStageElems, kBytes,
-                                              bars + s);
+        const u32 bytes = u32(stage_elems(s) * sizeof(T));
+        const int at = stage_start(s);
+        mbarrier_expect_bytes(bars + s, Cfg::kResidual ? 2 * bytes : bytes);
+        bulk_copy_to_shared<Cfg::kLoads == 1>(x_stage + at, x_row + first + at, bytes, bars + s);
         if constexpr (Cfg::kResidual)
-          bulk_copy_to_shared<Cfg::kLoads == 1>(r_stage + s * kStageElems, r_row + first + s * kStageElems, kBytes,
-                                                bars + s);
+          bulk_copy_to_shared<Cfg::kLoads == 1>(r_stage + at, r_row + first + at, bytes, bars + s);
       }
     }
   } else if constexpr (kStaged) {
@@ -405,9 +409,9 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
     for (int s = 0; s < kStages; ++s) {
       if (active) {
 #pragma unroll
-        for (int i = 0; i < kStageItems; ++i) {
-          const int it = s * kStageItems + i;
+        for (int it = stage_item(s); it < stage_item(s + 1); ++it) {
           const int at = (it * kGroup + lane) * kVec;  // within the share
+          if (!in_row(it)) continue;
           copy16_to_shared<Cfg::kLoads == 1>(x_stage + at, x_row + col_of(it));
           if constexpr (Cfg::kResidual) copy16_to_shared<Cfg::kLoads == 1>(r_stage + at, r_row + col_of(it));
         }
@@ -536,9 +540,9 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
         copies_wait(kStages - 1 - s);  // this thread's parts 0..s are in
       }
 #pragma unroll 4
-      for (int i = 0; i < kStageItems; ++i) {
+      for (int it = stage_item(s); it < stage_item(s + 1); ++it) {
         float v[kVec];
-        load_item(s * kStageItems + i, v, false, true);
+        load_item(it, v, false, true);
 #pragma unroll
         for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
       }

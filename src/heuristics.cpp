@@ -569,14 +569,28 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // rows (68.48-69.18) but 1 % slower at 4096; one 1024-thread CTA a row 0.5 % faster at 4096,
     // 1.5 % slower at 1024. Wider rows kept residency 3 in call 2's sweeps (1024 x 131072: 8 x 256
     // by per-thread copies 149.63 against 135.65). Other architectures: not measured.
-    if (!info.residual && row_vectors == 8192) {
+    // So do rmsnorm's rows of 4097-16383 vectors (hidden 32776-131064 in 16-bit types), in shares
+    // that may end in a part-filled item, where the staged rule above gave 2-CTA shares of up to
+    // 96 KiB (2 CTAs an SM) and re-reading shares left 4-CTA clusters at 73 %. H200, bf16, 1024
+    // rows, median us, interleaved in one process, the rules before / this (session 43,
+    // docs/results/h200-2026-12-02-s43, call 3, new-r.txt): 40960 53.57/46.78 (73.2 -> 83.8 % of
+    // copy), 49152 64.74/54.50, 57344 66.50/61.76 (88.9 %), 81920 93.02/86.69 (90.5 %), 122880
+    // 152.90/129.82 (90.6 %); 98304 111.36/110.66 (call 2). 4097-5119 vectors: not timed.
+    if (!info.residual && row_vectors > 4096 && row_vectors < 16384) {
       staged.cluster = 4;
       staged.threads_per_row = 256;
       staged.residency = 4;
       staged.loads = 0;
       staged.min_blocks = choose_min_blocks(staged);
     }
-    const bool staged_ok = row_vectors >= 8192 && staged_unsupported(staged).empty();
+    // The fused add's rows of 8193-16383 vectors are held (the layouts above: 8 CTAs of 512
+    // threads, up to 4 items a thread), not staged: same run, bf16, 1024 rows, median us, staged
+    // on 4 CTAs (evict-first copies) / held: 81920 176.58/165.25 (94.9 % of copy), 98304
+    // 211.10/199.46, 114688 246.43/234.72 (16 CTAs of 128 staged: 231.78); held at 73728-122880
+    // before this (call 1, deff.txt): 94.2, 95.5, 93.3, 94.0 % (73728, 90112, 106496, 122880).
+    const bool held_between = info.residual && row_vectors > 8192 && row_vectors < 16384;
+    const bool staged_ok = (row_vectors >= 8192 || (!info.residual && row_vectors > 4096)) && !held_between &&
+                           staged_unsupported(staged).empty();
     // Rows whose CTAs read >= kWideReadVectors 16-byte vectors (x, and r for the fused add: 512
     // KiB; rmsnorm 262144, the fused add from 131072 in 16-bit types) go over 16 CTAs of 128
     // threads on sm_90 (a non-portable cluster size: runtime.cpp opts in), with evict-first
@@ -593,14 +607,24 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 16-CTA cluster of one CTA per SM needs 16, which not every sm_90 part or MIG instance has,
     // and a non-portable launch that cannot be placed fails. That leaves the fp32 fused add at
     // 262144 (128 KiB shares) re-read, though it ran 1470 us staged on 16 CTAs of the H200.
+    // So do rmsnorm's rows of more than 16384 vectors whose 16 shares are whole items of 128
+    // threads (hidden a multiple of 131072 in 16-bit types), where the rule above stages 4 shares of
+    // up to 120 KiB: bf16, 1024 rows, median us, interleaved in one process, 4 x 512 / 16 x 128
+    // (session 43, calls 1-3): 163840 177.38/171.39, 196608 213.92/203.81 (92.9 %), 245760
+    // 279.87/252.48 (84.1 -> 93.2 %). Not part-filled shares: 139264 (8.5 items) 149.89/160.38,
+    // 204800 (12.5) 220.77/274.69.
     const std::int64_t read_vectors = row_vectors * (info.residual ? 2 : 1);
     KernelConfig wide = staged;
     wide.cluster = kMaxClusterNonPortable;
     wide.threads_per_row = 128;
+    wide.residency = 3;
     wide.loads = read_vectors > kWideReadVectors ? 1 : 0;
     wide.min_blocks = choose_min_blocks(wide);
-    if (arch.cc == 90 && read_vectors >= kWideReadVectors && p.hidden % (c.vec * wide.cluster) == 0 &&
-        staged_unsupported(wide).empty() && staged_smem_bytes(wide) <= kWideMaxShareBytes)
+    const bool wide_whole =
+        !info.residual && row_vectors > 16384 && (row_vectors / wide.cluster) % wide.threads_per_row == 0;
+    if (arch.cc == 90 && (read_vectors >= kWideReadVectors || wide_whole) &&
+        p.hidden % (c.vec * wide.cluster) == 0 && staged_unsupported(wide).empty() &&
+        staged_smem_bytes(wide) <= kWideMaxShareBytes)
       c = wide;
     else if (staged_ok)
       c = staged;

@@ -238,10 +238,8 @@ std::string staged_unsupported(const KernelConfig& c) {
     return fmt::format("bulk copies into shared memory need sm_90 or newer, the GPU is {}", c.arch.target());
   if (c.vec * dtype_size(c.input_dtype) != 16)
     return fmt::format("needs 16-byte vectors, got {} x {} bytes", c.vec, dtype_size(c.input_dtype));
-  const std::int64_t vectors = c.hidden / c.cluster / c.vec;
-  if (c.hidden % (c.cluster * c.vec) != 0 || vectors % c.threads_per_row != 0)
-    return fmt::format("a share of {} / {} elements is not whole items of {} threads", c.hidden, c.cluster,
-                       c.threads_per_row);
+  if (c.hidden % (c.cluster * c.vec) != 0)
+    return fmt::format("a share of {} / {} elements is not whole vectors of {}", c.hidden, c.cluster, c.vec);
   if (c.split != 1) return fmt::format("cannot share a row between CTAs without a cluster (split {})", c.split);
   if (const std::int64_t smem = share_bytes(c); smem > staged_smem_limit(c.arch))
     return fmt::format("{} bytes of shared memory for the staged rows, above the {} a block may use on {} (use a "

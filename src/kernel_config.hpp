@@ -193,8 +193,8 @@ std::int64_t staged_smem_limit(Arch arch);
 int staged_ctas_per_sm(const KernelConfig& c);
 // Why `c` cannot stage its rows in shared memory (residency 3 or 4), "" when it can: the bulk
 // copies need sm_90+ (the per-thread copies run on every supported GPU), both need 16-byte
-// vectors, shares of whole items of every thread and no split, and the shares must fit
-// staged_smem_limit. Checked for overrides and by the heuristic alike.
+// vectors, shares of whole vectors (a thread's last item may be part-filled) and no split, and
+// the shares must fit staged_smem_limit. Checked for overrides and by the heuristic alike.
 std::string staged_unsupported(const KernelConfig& c);
 const char* loads_name(int loads);               // "plain", "stream", "l2", "hinted"
 const char* stores_name(int stores);             // "after_loads", "per_item"

@@ -703,7 +703,8 @@ int run_bench(const BenchArgs& a) {
               }
             }
             // Rows staged in shared memory: one CTA or (sm_90+) a 2-8-CTA cluster per row, 32-1024
-            // threads with whole items of up to 32 vectors each, by bulk copies (residency 3,
+            // threads with up to 32 vectors each (the last part-filled where the share is not whole
+            // items), by bulk copies (residency 3,
             // sm_90+) or each thread's own copies (4), with and without the evict-first hint
             // (configs whose share exceeds shared memory are skipped as invalid).
             if (!forced.threads_per_row && (allows_residency(3) || allows_residency(4))) {
@@ -712,7 +713,7 @@ int run_bench(const BenchArgs& a) {
                 if (sh.H % (vec * n) != 0 || (n > 1 && arch.cc < 90)) continue;
                 const std::int64_t share = vectors / n;
                 for (std::int64_t tpr = 32; tpr <= std::min<std::int64_t>(1024, share); tpr *= 2) {
-                  if (share % tpr != 0 || share / tpr > 32) continue;
+                  if ((share + tpr - 1) / tpr > 32) continue;
                   for (int res : {3, 4}) {
                     if (!allows_residency(res) || (res == 3 && arch.cc < 90)) continue;
                     for (int l : {0, 1}) {

@@ -318,7 +318,6 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
     // A staged row: the copies' constraints (op_registry.cpp checks the same for overrides).
     if (c.residency == 3 && arch.cc < 90) return "bulk copies below sm_90";
     if (c.vec * elem != 16) return "staged row without 16-byte vectors";
-    if (vectors % tpr != 0) return "staged share not whole items";
     if (c.split != 1) return "staged row with split";
     if (staged_smem_bytes(c) > staged_smem_limit(arch)) return "staged share exceeds shared memory";
   }
@@ -2040,9 +2039,13 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   sm.vec = 4;
   rejects(sm, 90, "needs 16-byte vectors");
   sm.vec = 0;
-  sm.threads_per_row = 1024;  // 2048 vectors: 2 items on 1024 threads, but 1.5 at hidden 12288
-  p.hidden = 12288;
-  rejects(sm, 90, "not whole items");
+  sm.threads_per_row = 1024;  // 2048 vectors: 2 items on 1024 threads, 1.5 at hidden 12288
+  p.hidden = 12288;           // part-filled last items stage too
+  CHECK(staged_smem_bytes(choose_with(sm, 90)) == 12288 * 2 * 2);
+  p.hidden = 12296;  // 1537 vectors: no whole vectors a CTA of 2
+  sm.cluster = 2;
+  rejects(sm, 90, "does not split into whole");
+  sm.cluster = 0;
   p.hidden = 65536;  // 256 KiB of x and r in one CTA
   sm.cluster = 1;
   rejects(sm, 90, "bytes of shared memory");

@@ -1045,12 +1045,18 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk and per-thread cop
   // 1024), 2- and 8-CTA clusters with the evict-first hint (the fused add's 8 x 128 KiB shares at
   // 262144), several rows per block with 4-vector rows of fp32 (below; 48 KiB of shares exactly at
   // the fused add's 1536 and rmsnorm's 3072). Each by bulk copies (residency 3, sm_90+) and by
-  // each thread's own copies (4), whose parts complete per thread.
+  // each thread's own copies (4), whose parts complete per thread. Shares that are not whole items
+  // (the last part short, lanes past the share skipping their last item): 3.5 items in 4 parts
+  // (14336 on 2 x 256), 0.375 and 4.25 items in one part (12288, 139264 on 4 x 1024; 16-bit types),
+  // 5.5 items with several rows per block (1408 on 32).
   const Staged kStaged[] = {{256, 1, 0, 0, {4096, 16384, 32768}},
                             {1024, 1, 1, 0, {16384, 32768}},
                             {128, 2, 1, 0, {16384, 65536}},
                             {256, 8, 0, 0, {262144}},
-                            {32, 1, 0, 4, {256, 1536, 3072, 4096}}};
+                            {32, 1, 0, 4, {256, 1536, 3072, 4096}},
+                            {256, 2, 0, 0, {14336}},
+                            {1024, 4, 1, 0, {12288, 139264}},
+                            {32, 1, 0, 4, {1408}}};
   for (Op op : normjit::all_ops()) {
     const bool fused = normjit::detail::op_info(op).residual;
     for (const Staged& st : kStaged) {
