@@ -541,8 +541,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 832 (session 4)/683.30 (262144, 8); at 32768 staging lost (rmsnorm 36.22/38.56 on 512
     // threads, fused add 68.67/73.50 on 1024) (session 9, docs/results/h200-2026-11-30-s9/
     // wide-staged.txt). The copies need 16-byte vectors; narrower ones keep the layouts above.
-    // So do rows whose shares are not whole items of 512 threads, and fp32 rows of 262144 for
-    // the fused add (its 8 shares would need 256 KiB each). With the one-push cluster exchange
+    // So do fp32 rows of 262144 for the fused add (its 8 shares would need 256 KiB each). A
+    // share's last item may be part-filled (session 43; before, such rows were re-read). With the one-push cluster exchange
     // (session 11, exchange-pull.txt / exchange-push-1.txt): rmsnorm 75.62/72.64 (65536),
     // 149.63/134.94 (131072), 307.62/291.97 (262144); fused add 148.61/136.70, 304.29/289.60,
     // 688.32/653.66. Register shares on clusters still lost at 32768 (few-rows-clusters.txt:
@@ -608,7 +608,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // and a non-portable launch that cannot be placed fails. That leaves the fp32 fused add at
     // 262144 (128 KiB shares) re-read, though it ran 1470 us staged on 16 CTAs of the H200.
     // So do rmsnorm's rows of more than 16384 vectors whose 16 shares are whole items of 128
-    // threads (hidden a multiple of 131072 in 16-bit types), where the rule above stages 4 shares of
+    // threads (hidden a multiple of 16384 in 16-bit types), where the rule above stages 4 shares of
     // up to 120 KiB: bf16, 1024 rows, median us, interleaved in one process, 4 x 512 / 16 x 128
     // (session 43, calls 1-3): 163840 177.38/171.39, 196608 213.92/203.81 (92.9 %), 245760
     // 279.87/252.48 (84.1 -> 93.2 %). Not part-filled shares: 139264 (8.5 items) 149.89/160.38,

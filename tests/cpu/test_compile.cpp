@@ -574,6 +574,46 @@ TEST_CASE("rmsnorm's hinted re-read kernels fit 32 registers without a stack on 
 // it was measured (docs/results/h200-2026-12-02-s42) on kernels where ptxas spilled nothing. This
 // pins that premise over the wide staged defaults on sm_90: a toolkit that spills them needs the
 // rule re-measured. (The condition is the template's, restated here.)
+TEST_CASE("staged shares that end in a part-filled item compile in uneven parts without spills", "[compile][resources]") {
+  // Defaults of session 43's rules whose shares are not whole items of every thread: 4.5 items on
+  // 4 x 256 own copies (36864: parts of 1, 1, 1, 2 items), 8.5 on 4 x 512 and 16 x 128 bulk copies
+  // (139264: parts of 2, 2, 2, 3), 14.5 on 16 x 128 (the fused add 237568); and 8.5 items by
+  // per-thread copies, forced.
+  struct Case {
+    Op op;
+    DType dt;
+    std::int64_t hidden;
+    int residency;  // 0: the default's
+    int cluster, threads, items;
+  };
+  const Case cases[] = {{Op::rmsnorm, DType::bf16, 36864, 0, 4, 256, 5},
+                        {Op::gemma_rmsnorm, DType::f16, 36864, 0, 4, 256, 5},
+                        {Op::rmsnorm, DType::bf16, 139264, 0, 4, 512, 9},
+                        {Op::fused_add_rmsnorm, DType::bf16, 139264, 0, 16, 128, 9},
+                        {Op::gemma_fused_add_rmsnorm, DType::f16, 237568, 0, 16, 128, 15},
+                        {Op::rmsnorm, DType::bf16, 139264, 4, 4, 512, 9}};
+  for (const Case& k : cases) {
+    ProblemSpec p;
+    p.op = k.op;
+    p.dtype = p.weight_dtype = k.dt;
+    p.hidden = k.hidden;
+    p.rows = 1024;
+    ConfigOverride o;
+    if (k.residency) o.residency = k.residency;
+    const normjit::detail::ScopedConfigOverride use_o(k.residency ? &o : nullptr);
+    const KernelConfig c = choose_config(p, 0, Arch{90});
+    INFO(slug(c));
+    CHECK(staged(c));
+    CHECK(c.cluster == k.cluster);
+    CHECK(c.threads_per_row == k.threads);
+    const std::int64_t share = k.hidden / c.vec / c.cluster;
+    CHECK((share + k.threads - 1) / k.threads == k.items);
+    CHECK(share % k.threads != 0);
+    CHECK(staged_smem_bytes(c) == k.hidden / c.cluster * 2 * (normjit::detail::op_info(k.op).residual ? 2 : 1));
+    CHECK(resources_of(compile(c)).stack_bytes == 0);
+  }
+}
+
 TEST_CASE("staged kernels whose second pass goes in one sweep spill nothing on sm_90", "[compile][resources]") {
   std::set<std::string> seen;
   for (Op op : normjit::all_ops()) {

@@ -577,6 +577,52 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
     CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == (hidden == 262144 ? 131072 : 65536));
   }
+  // Rows between the powers of two (session 43): rmsnorm's of 4097-16383 vectors on 4 CTAs of 256
+  // threads copying their own items (the last one part-filled where a share is not whole items:
+  // 36864, 4.5 items), wider ones on 16 CTAs of 128 threads where those shares are whole items
+  // (sm_90), else on 4 of 512; the fused add's of 8193-16383 vectors held on 8 CTAs of 512, wider
+  // ones on 16 of 128 (part-filled at 139264: 8.5 items).
+  p.op = Op::rmsnorm;
+  for (std::int64_t hidden : {36864, 40960, 57344, 98304, 122880}) {
+    p.hidden = hidden;
+    INFO("rmsnorm hidden " << hidden);
+    const KernelConfig c = pick(kBulkRowsWide);
+    CHECK(c.cluster == 4);
+    CHECK(c.threads_per_row == 256);
+    CHECK(c.residency == 4);
+    CHECK(c.loads == 0);
+    CHECK(staged_unsupported(c).empty());
+    CHECK(pick(kBulkRowsWide, Arch{100}) == [&] { KernelConfig d = c; d.arch = Arch{100}; return d; }());
+  }
+  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{139264, 4}, {163840, 16}, {196608, 16},
+                                 {204800, 4}, {245760, 16}}) {
+    p.hidden = hidden;
+    INFO("rmsnorm hidden " << hidden);
+    const KernelConfig c = pick(kBulkRowsWide);
+    CHECK(c.cluster == cluster);
+    CHECK(c.threads_per_row == (cluster == 16 ? 128 : 512));
+    CHECK(c.residency == 3);
+    CHECK(c.loads == (cluster == 16 ? 0 : 1));
+    CHECK(pick(kBulkRowsWide, Arch{100}).cluster == 4);
+  }
+  p.op = Op::fused_add_rmsnorm;
+  for (std::int64_t hidden : {73728, 81920, 98304, 114688, 122880}) {
+    p.hidden = hidden;
+    INFO("fused add hidden " << hidden);
+    const KernelConfig c = pick(kBulkRowsWide);
+    CHECK(c.cluster == 8);
+    CHECK(c.threads_per_row == 512);
+    CHECK(c.residency == 0);
+    CHECK(c.min_blocks == 2);
+    CHECK(c.loads == 0);
+  }
+  for (std::int64_t hidden : {139264, 237568}) {
+    p.hidden = hidden;
+    INFO("fused add hidden " << hidden);
+    CHECK(pick(kBulkRowsWide).cluster == 16);
+    CHECK(pick(kBulkRowsWide).threads_per_row == 128);
+    CHECK(pick(kBulkRowsWide).residency == 3);
+  }
   // Not staged: sm_80, vectors narrower than 16 bytes, and an fp32 fused add of 262144, whose
   // 8 shares would need 256 KiB each and whose 16 (128 KiB) would need 16 SMs of one GPC.
   p.hidden = 65536;
