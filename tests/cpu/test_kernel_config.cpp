@@ -582,46 +582,40 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   // 36864, 4.5 items), wider ones on 16 CTAs of 128 threads where those shares are whole items
   // (sm_90), else on 4 of 512; the fused add's of 8193-16383 vectors held on 8 CTAs of 512, wider
   // ones on 16 of 128 (part-filled at 139264: 8.5 items).
-  p.op = Op::rmsnorm;
-  for (std::int64_t hidden : {36864, 40960, 57344, 98304, 122880}) {
-    p.hidden = hidden;
-    INFO("rmsnorm hidden " << hidden);
+  struct Between {
+    Op op;
+    std::int64_t hidden;
+    int cluster, threads, residency, loads, min_blocks;  // min_blocks -1: the heuristic's floor
+  };
+  const Op rms = Op::rmsnorm, fused = Op::fused_add_rmsnorm;
+  const Between between[] = {{rms, 36864, 4, 256, 4, 0, 4},        {rms, 40960, 4, 256, 4, 0, 4},
+                             {rms, 57344, 4, 256, 4, 0, 4},        {rms, 98304, 4, 256, 4, 0, 4},
+                             {rms, 122880, 4, 256, 4, 0, 3},       {rms, 139264, 4, 512, 3, 1, 0},
+                             {rms, 163840, 16, 128, 3, 0, -1},     {rms, 196608, 16, 128, 3, 0, -1},
+                             {rms, 204800, 4, 512, 3, 1, 0},       {rms, 245760, 16, 128, 3, 0, -1},
+                             {fused, 73728, 8, 512, 0, 0, 2},      {fused, 81920, 8, 512, 0, 0, 2},
+                             {fused, 98304, 8, 512, 0, 0, 2},      {fused, 114688, 8, 512, 0, 0, 2},
+                             {fused, 122880, 8, 512, 0, 0, 2},     {fused, 139264, 16, 128, 3, 1, -1},
+                             {fused, 237568, 16, 128, 3, 1, -1}};
+  for (const Between& w : between) {
+    p.op = w.op;
+    p.hidden = w.hidden;
+    INFO(op_name(w.op) << " hidden " << w.hidden);
     const KernelConfig c = pick(kBulkRowsWide);
-    CHECK(c.cluster == 4);
-    CHECK(c.threads_per_row == 256);
-    CHECK(c.residency == 4);
-    CHECK(c.loads == 0);
-    CHECK(staged_unsupported(c).empty());
-    CHECK(pick(kBulkRowsWide, Arch{100}) == [&] { KernelConfig d = c; d.arch = Arch{100}; return d; }());
-  }
-  for (auto [hidden, cluster] : {std::pair<std::int64_t, int>{139264, 4}, {163840, 16}, {196608, 16},
-                                 {204800, 4}, {245760, 16}}) {
-    p.hidden = hidden;
-    INFO("rmsnorm hidden " << hidden);
-    const KernelConfig c = pick(kBulkRowsWide);
-    CHECK(c.cluster == cluster);
-    CHECK(c.threads_per_row == (cluster == 16 ? 128 : 512));
-    CHECK(c.residency == 3);
-    CHECK(c.loads == (cluster == 16 ? 0 : 1));
-    CHECK(pick(kBulkRowsWide, Arch{100}).cluster == 4);
-  }
-  p.op = Op::fused_add_rmsnorm;
-  for (std::int64_t hidden : {73728, 81920, 98304, 114688, 122880}) {
-    p.hidden = hidden;
-    INFO("fused add hidden " << hidden);
-    const KernelConfig c = pick(kBulkRowsWide);
-    CHECK(c.cluster == 8);
-    CHECK(c.threads_per_row == 512);
-    CHECK(c.residency == 0);
-    CHECK(c.min_blocks == 2);
-    CHECK(c.loads == 0);
-  }
-  for (std::int64_t hidden : {139264, 237568}) {
-    p.hidden = hidden;
-    INFO("fused add hidden " << hidden);
-    CHECK(pick(kBulkRowsWide).cluster == 16);
-    CHECK(pick(kBulkRowsWide).threads_per_row == 128);
-    CHECK(pick(kBulkRowsWide).residency == 3);
+    CHECK(c.cluster == w.cluster);
+    CHECK(c.threads_per_row == w.threads);
+    CHECK(c.residency == w.residency);
+    CHECK(c.loads == w.loads);
+    if (w.min_blocks >= 0) CHECK(c.min_blocks == w.min_blocks);
+    if (staged(c)) CHECK(staged_unsupported(c).empty());
+    // Elsewhere the same rules but the 16-CTA clusters (sm_90 only): 4 CTAs of 512 there.
+    if (w.cluster != 16) {
+      KernelConfig d = c;
+      d.arch = Arch{100};
+      CHECK(pick(kBulkRowsWide, Arch{100}) == d);
+    } else if (w.op == rms) {
+      CHECK(pick(kBulkRowsWide, Arch{100}).cluster == 4);
+    }
   }
   // Not staged: sm_80, vectors narrower than 16 bytes, and an fp32 fused add of 262144, whose
   // 8 shares would need 256 KiB each and whose 16 (128 KiB) would need 16 SMs of one GPC.
