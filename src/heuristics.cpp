@@ -542,10 +542,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // threads, fused add 68.67/73.50 on 1024) (session 9, docs/results/h200-2026-11-30-s9/
     // wide-staged.txt). The copies need 16-byte vectors; narrower ones keep the layouts above.
     // So do fp32 rows of 262144 for the fused add (its 8 shares would need 256 KiB each). A
-    // share's last item may be part-filled (session 43; before, such rows were re-read). With the one-push cluster exchange
-    // (session 11, exchange-pull.txt / exchange-push-1.txt): rmsnorm 75.62/72.64 (65536),
-    // 149.63/134.94 (131072), 307.62/291.97 (262144); fused add 148.61/136.70, 304.29/289.60,
-    // 688.32/653.66. Register shares on clusters still lost at 32768 (few-rows-clusters.txt:
+    // share's last item may be part-filled (session 43; before, such rows were re-read). With the
+    // one-push cluster exchange (session 11, exchange-pull.txt / exchange-push-1.txt): rmsnorm
+    // 75.62/72.64 (65536), 149.63/134.94 (131072), 307.62/291.97 (262144); fused add
+    // 148.61/136.70, 304.29/289.60, 688.32/653.66. Register shares on clusters still lost at 32768 (few-rows-clusters.txt:
     // rmsnorm 1024 rows 36.29 default, 36.13 on 4 CTAs of 256, 39.78 on 2 of 512).
     const std::int64_t share = info.residual ? 2048 : 4096;
     KernelConfig staged = c;
@@ -622,8 +622,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     wide.min_blocks = choose_min_blocks(wide);
     const bool wide_whole =
         !info.residual && row_vectors > 16384 && (row_vectors / wide.cluster) % wide.threads_per_row == 0;
-    if (arch.cc == 90 && (read_vectors >= kWideReadVectors || wide_whole) &&
-        p.hidden % (c.vec * wide.cluster) == 0 && staged_unsupported(wide).empty() &&
+    // staged_unsupported also refuses a hidden size that 16 shares of whole vectors do not split.
+    if (arch.cc == 90 && (read_vectors >= kWideReadVectors || wide_whole) && staged_unsupported(wide).empty() &&
         staged_smem_bytes(wide) <= kWideMaxShareBytes)
       c = wide;
     else if (staged_ok)

@@ -704,9 +704,9 @@ int run_bench(const BenchArgs& a) {
             }
             // Rows staged in shared memory: one CTA or (sm_90+) a 2-8-CTA cluster per row, 32-1024
             // threads with up to 32 vectors each (the last part-filled where the share is not whole
-            // items), by bulk copies (residency 3,
-            // sm_90+) or each thread's own copies (4), with and without the evict-first hint
-            // (configs whose share exceeds shared memory are skipped as invalid).
+            // items), by bulk copies (residency 3, sm_90+) or each thread's own copies (4), with
+            // and without the evict-first hint (configs whose share exceeds shared memory are
+            // skipped as invalid).
             if (!forced.threads_per_row && (allows_residency(3) || allows_residency(4))) {
               for (int n = 1; n <= detail::kMaxCluster; n *= 2) {
                 if (forced.cluster && n != forced.cluster) continue;
