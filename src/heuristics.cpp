@@ -575,13 +575,36 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // rows, median us, interleaved in one process, the rules before / this (session 43,
     // docs/results/h200-2026-12-02-s43, call 3, new-r.txt): 40960 53.57/46.78 (73.2 -> 83.8 % of
     // copy), 49152 64.74/54.50, 57344 66.50/61.76 (88.9 %), 81920 93.02/86.69 (90.5 %), 122880
-    // 152.90/129.82 (90.6 %); 98304 111.36/110.66 (call 2). 4097-5119 vectors: not timed.
+    // 152.90/129.82 (90.6 %); 98304 111.36/110.66 (call 2).
+    // Their floor of 4 CTAs an SM let ptxas take 48-64 registers, which held the SM to 4-5 CTAs
+    // where shared memory fits 6-11. Up to 5 items a thread (<= 5120 vectors) a floor of 8 (32
+    // registers) spills nothing; past that it spilled 24-56 bytes at whole item counts, a floor of
+    // 6 (40 registers) none in 16-bit rows with a 16-bit weight (8-16 bytes with an fp32 weight at
+    // 6-8 items, 8 bytes in fp32 rows at 5, 7, 10 and 12 items; build-tmp's own_regs.cpp in the
+    // results folder). Past 9 items
+    // 8 CTAs of 128 threads (floor 8, or what shared memory fits) beat both. bf16 (fp32 at half the
+    // hidden size), 1024 rows unless said, median us, interleaved in one process, floor 4 / 8 / 6
+    // / 8 x 128 (session 44, docs/results/h200-2026-12-02-s44, calls 1-2): 36864 42.66 / 40.35 /
+    // 42.34 / 45.98 (4096 rows 162.82 / 151.26 / 158.91; 512 rows 23.62 / 22.66 / 23.42), 40960
+    // 46.98 / 44.38 / 44.74 / 46.82, 45056 52.83 / 50.05 / 50.14 / 53.95, 49152 54.59 / 61.28 /
+    // 52.42 / 54.08 (4096 rows 207.42 / 234.02 / 198.40), 53248 61.28 / 57.60 / 57.98, 57344 61.60
+    // / 68.29 / 59.90 / 61.63, 61440 68.42 / 67.33 / 65.22, 69632 81.31 / 76.58 / 76.38, 73728
+    // 78.34 / 79.01 / 77.28 / 78.72; 81920 85.89 / 97.47 / 88.00 / 84.86, 98304 101.57 / 123.23 /
+    // 116.80 / 100.29, 114688 122.78 / 142.08 / 141.73 / 118.53, 122880 129.54 / 149.86 / 134.30 /
+    // 125.57 (4096 rows 503.71 / 581.22 / 520.32 / 492.96); fp32 18432 41.92 / 40.83 / 41.73,
+    // 24576 53.38 / 53.79 / 52.16, 28672 60.64 / 72.03 / 62.24 / 60.42, 40960 86.24 / 106.75 /
+    // 88.19 / 84.80. But 65536 (8 whole items) lost under a floor of 6: 68.80 / 80.29 / 70.50 /
+    // 68.83, so it keeps the rule above.
     if (!info.residual && row_vectors > 4096 && row_vectors < 16384) {
-      staged.cluster = 4;
-      staged.threads_per_row = 256;
+      const bool narrow_ctas = row_vectors > 9216;
+      staged.cluster = narrow_ctas ? 8 : 4;
+      staged.threads_per_row = narrow_ctas ? 128 : 256;
       staged.residency = 4;
       staged.loads = 0;
       staged.min_blocks = choose_min_blocks(staged);
+      const bool same_weight = c.weight_dtype == c.input_dtype;
+      const int floor = !same_weight ? 4 : row_vectors <= 5120 ? 8 : dtype_size(c.input_dtype) == 2 ? 6 : 4;
+      if (!narrow_ctas && row_vectors != 8192) staged.min_blocks = std::min(floor, staged_ctas_per_sm(staged));
     }
     // The fused add's rows of 8193-16383 vectors are held (the layouts above: 8 CTAs of 512
     // threads, up to 4 items a thread), not staged: same run, bf16, 1024 rows, median us, staged

@@ -577,20 +577,24 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
     CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == (hidden == 262144 ? 131072 : 65536));
   }
-  // Rows between the powers of two (session 43): rmsnorm's of 4097-16383 vectors on 4 CTAs of 256
-  // threads copying their own items (the last one part-filled where a share is not whole items:
-  // 36864, 4.5 items), wider ones on 16 CTAs of 128 threads where those shares are whole items
-  // (sm_90), else on 4 of 512; the fused add's of 8193-16383 vectors held on 8 CTAs of 512, wider
-  // ones on 16 of 128 (part-filled at 139264: 8.5 items).
+  // Rows between the powers of two (sessions 43-44): rmsnorm's of 4097-9216 vectors on 4 CTAs of
+  // 256 threads copying their own items (the last one part-filled where a share is not whole
+  // items: 36864, 4.5 items) under a floor of 8 CTAs an SM up to 5 items, 6 past that (but 65536:
+  // 4; 73728: the 5 that shared memory holds), 9217-16383 on 8 CTAs of 128; wider ones on 16 CTAs
+  // of 128 threads where those shares are whole items (sm_90), else on 4 of 512; the fused add's
+  // of 8193-16383 vectors held on 8 CTAs of 512, wider ones on 16 of 128 (part-filled at 139264:
+  // 8.5 items).
   struct Between {
     Op op;
     std::int64_t hidden;
     int cluster, threads, residency, loads, min_blocks;  // min_blocks -1: the heuristic's floor
   };
   const Op rms = Op::rmsnorm, fused = Op::fused_add_rmsnorm;
-  const Between between[] = {{rms, 36864, 4, 256, 4, 0, 4},        {rms, 40960, 4, 256, 4, 0, 4},
-                             {rms, 57344, 4, 256, 4, 0, 4},        {rms, 98304, 4, 256, 4, 0, 4},
-                             {rms, 122880, 4, 256, 4, 0, 3},       {rms, 139264, 4, 512, 3, 1, 0},
+  const Between between[] = {{rms, 36864, 4, 256, 4, 0, 8},        {rms, 40960, 4, 256, 4, 0, 8},
+                             {rms, 49152, 4, 256, 4, 0, 6},        {rms, 57344, 4, 256, 4, 0, 6},
+                             {rms, 65536, 4, 256, 4, 0, 4},        {rms, 73728, 4, 256, 4, 0, 5},
+                             {rms, 81920, 8, 128, 4, 0, 8},        {rms, 98304, 8, 128, 4, 0, 8},
+                             {rms, 122880, 8, 128, 4, 0, 6},       {rms, 139264, 4, 512, 3, 1, 0},
                              {rms, 163840, 16, 128, 3, 0, -1},     {rms, 196608, 16, 128, 3, 0, -1},
                              {rms, 204800, 4, 512, 3, 1, 0},       {rms, 245760, 16, 128, 3, 0, -1},
                              {fused, 73728, 8, 512, 0, 0, 2},      {fused, 81920, 8, 512, 0, 0, 2},
@@ -617,6 +621,24 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
       CHECK(pick(kBulkRowsWide, Arch{100}).cluster == 4);
     }
   }
+  // The floors by dtype: fp32 rows (vectors of 4) take 8 up to 5 items, else 4; an fp32 weight
+  // with 16-bit rows keeps 4 throughout (it spilled under 6 and 8).
+  p.op = Op::rmsnorm;
+  p.dtype = p.weight_dtype = DType::f32;
+  p.hidden = 18432;
+  CHECK(pick(kBulkRowsWide).min_blocks == 8);
+  p.hidden = 24576;
+  CHECK(pick(kBulkRowsWide).min_blocks == 4);
+  p.hidden = 40960;
+  CHECK(pick(kBulkRowsWide).cluster == 8);
+  p.dtype = DType::bf16;
+  for (std::int64_t hidden : {36864, 49152}) {
+    p.hidden = hidden;
+    CHECK(pick(kBulkRowsWide).cluster == 4);
+    CHECK(pick(kBulkRowsWide).min_blocks == 4);
+  }
+  p.weight_dtype = DType::bf16;
+  p.op = Op::fused_add_rmsnorm;
   // Not staged: sm_80, vectors narrower than 16 bytes, and an fp32 fused add of 262144, whose
   // 8 shares would need 256 KiB each and whose 16 (128 KiB) would need 16 SMs of one GPC.
   p.hidden = 65536;
