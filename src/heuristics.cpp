@@ -576,13 +576,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // docs/results/h200-2026-12-02-s43, call 3, new-r.txt): 40960 53.57/46.78 (73.2 -> 83.8 % of
     // copy), 49152 64.74/54.50, 57344 66.50/61.76 (88.9 %), 81920 93.02/86.69 (90.5 %), 122880
     // 152.90/129.82 (90.6 %); 98304 111.36/110.66 (call 2).
-    // Their floor of 4 CTAs an SM let ptxas take 48-64 registers, which held the SM to 4-5 CTAs
-    // where shared memory fits 6-11. Up to 5 items a thread (<= 5120 vectors) a floor of 8 (32
-    // registers) spills nothing; past that it spilled 24-56 bytes at whole item counts, a floor of
-    // 6 (40 registers) none in 16-bit rows with a 16-bit weight (8-16 bytes with an fp32 weight at
-    // 6-8 items, 8 bytes in fp32 rows at 5, 7, 10 and 12 items; build-tmp's own_regs.cpp in the
-    // results folder). Past 9 items
-    // 8 CTAs of 128 threads (floor 8, or what shared memory fits) beat both. bf16 (fp32 at half the
+    // Their floor of 4 CTAs an SM let ptxas take 48-68 registers, which held an SM to 4-5 CTAs
+    // where shared memory fits 6-11. A floor of 8 (32 registers) spills nothing up to 5 items a
+    // thread (<= 5120 vectors) but 24-56 bytes at whole item counts above; a floor of 6 (40
+    // registers) nothing in 16-bit rows with a 16-bit weight but gemma's 6 items (8 bytes), 8-16
+    // bytes with an fp32 weight at 6-8 items (which keeps the floor of 4 throughout), 8 bytes in
+    // fp32 rows at 5, 7, 10 and 12 items (own_regs.cpp in the results folder). Past 9 items 8 CTAs
+    // of 128 threads (floor 8, or what shared memory fits) beat both. bf16 (fp32 at half the
     // hidden size), 1024 rows unless said, median us, interleaved in one process, floor 4 / 8 / 6
     // / 8 x 128 (session 44, docs/results/h200-2026-12-02-s44, calls 1-2): 36864 42.66 / 40.35 /
     // 42.34 / 45.98 (4096 rows 162.82 / 151.26 / 158.91; 512 rows 23.62 / 22.66 / 23.42), 40960
@@ -594,7 +594,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 125.57 (4096 rows 503.71 / 581.22 / 520.32 / 492.96); fp32 18432 41.92 / 40.83 / 41.73,
     // 24576 53.38 / 53.79 / 52.16, 28672 60.64 / 72.03 / 62.24 / 60.42, 40960 86.24 / 106.75 /
     // 88.19 / 84.80. But 65536 (8 whole items) lost under a floor of 6: 68.80 / 80.29 / 70.50 /
-    // 68.83, so it keeps the rule above.
+    // 68.83, so it keeps the rule above. This rule against the one above, two rounds (call 3):
+    // 0.6-7 % faster at every width of 36864-122880, at 4096 rows, in f16, fp32 and gemma; 73728
+    // declares the 5 CTAs shared memory holds: 77.63 / 78.72, and 78.05 / 78.27 against the floor
+    // of 6 (n73-*-call3.txt).
     if (!info.residual && row_vectors > 4096 && row_vectors < 16384) {
       const bool narrow_ctas = row_vectors > 9216;
       staged.cluster = narrow_ctas ? 8 : 4;

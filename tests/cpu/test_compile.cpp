@@ -614,6 +614,30 @@ TEST_CASE("staged shares that end in a part-filled item compile in uneven parts 
   }
 }
 
+TEST_CASE("rmsnorm rows copied by their own threads under floors of 6 and 8 spill nothing", "[compile][resources]") {
+  // Session 44's floors (heuristics.cpp) hold only where ptxas fits the kernel in 32 or 40
+  // registers: whole and part-filled item counts of 4.5-15 a thread, 16-bit and fp32 rows with a
+  // weight of their own type. A spill there cost 12-28 % on the H200, so a compiler that needs
+  // more registers must fail this test, not the rows.
+  int floored = 0;
+  for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
+    for (std::int64_t vectors : {4608, 5120, 5632, 6144, 6656, 7168, 7680, 8704, 9216, 10240, 12288, 15360}) {
+      ProblemSpec p;
+      p.op = Op::rmsnorm;
+      p.dtype = p.weight_dtype = dt;
+      p.hidden = vectors * (16 / dtype_size(dt));
+      p.rows = 1024;
+      const KernelConfig c = choose_config(p, 0, Arch{90});
+      INFO(slug(c));
+      CHECK(c.residency == 4);
+      CHECK(c.cluster == (vectors > 9216 ? 8 : 4));
+      if (c.min_blocks > 4 && c.cluster == 4) ++floored;
+      CHECK(resources_of(compile(c)).stack_bytes == 0);
+    }
+  }
+  CHECK(floored == 2 * 9 + 2);  // 16-bit: all 9 up to 9216 vectors; fp32: the 2 up to 5120
+}
+
 TEST_CASE("staged kernels whose second pass goes in one sweep spill nothing on sm_90", "[compile][resources]") {
   std::set<std::string> seen;
   for (Op op : normjit::all_ops()) {
