@@ -605,12 +605,18 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   constexpr int kRegisterBudget = Cfg::kMinBlocks > 0 ? 65536 / (Cfg::kMinBlocks * kGroup * kRows) : 255;
   constexpr bool kOneSweep = kStaged && (sizeof(T) == 2 || Cfg::kResidual) && kRegisterBudget >= 96;
   constexpr int kSecondUnroll = kKeep || kOneSweep ? kItems : 4;
-  if constexpr (kStaged && !kExact) {
-    // A staged share that ends in a part-filled item: the whole items first, unchecked, then the
-    // last one. With in_row on each item of a loop unrolled by 4, ptxas branched around every item,
-    // so no item's loads could be issued before the previous item's store (sm_90a SASS of rmsnorm
-    // 204800 on 16 x 128, session 44). Staged rows read x (and r) from shared memory and the
-    // weight late, and are never split.
+  if constexpr (kBulkCopies && !kExact) {
+    // A share copied in bulk that ends in a part-filled item: the whole items first, unchecked,
+    // then the last one. With in_row on each item of a loop unrolled by 4, ptxas branched around
+    // every item, so no item's loads could be issued before the previous item's store (sm_90a SASS
+    // of rmsnorm 204800 on 16 x 128). H200, bf16, 1024 rows, median us, before / after, one process
+    // per template set, two rounds (session 44, call 6, docs/results/h200-2026-12-02-s44): fused
+    // add 139264 (16 x 128, floor 6) 303.39, 303.58 / 293.25, 293.44; rmsnorm on 16 x 128 172032
+    // 190.82, 190.21 / 182.94, 183.04, 204800 274.78, 274.37 / 215.68, 215.65; 4 x 512 (one sweep,
+    // no loop) within 0.6 %. Not for rows copied by their own threads (residency 4): their defaults ran
+    // level (36864: 41.02, 40.99 / 40.96, 40.48) and some spilled under their floors this way (8-16
+    // bytes at 61440 and fp32 18432). Staged rows read x (and r) from shared memory and the weight
+    // late, and are never split.
     auto staged_item = [&](int it) {
       float v[kVec];
       load_item(it, v, true, false);

@@ -637,8 +637,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // threads (hidden a multiple of 16384 in 16-bit types), where the rule above stages 4 shares of
     // up to 120 KiB: bf16, 1024 rows, median us, interleaved in one process, 4 x 512 / 16 x 128
     // (session 43, calls 1-3): 163840 177.38/171.39, 196608 213.92/203.81 (92.9 %), 245760
-    // 279.87/252.48 (84.1 -> 93.2 %). Not part-filled shares: 139264 (8.5 items) 149.89/160.38,
-    // 204800 (12.5) 220.77/274.69.
+    // 279.87/252.48 (84.1 -> 93.2 %). Part-filled shares too since session 44's template (the
+    // second pass's whole items unrolled without a check, the part-filled one after them), from 10
+    // items a thread: 4 x 512 / 16 x 128 before / after that change, one process per template set,
+    // two rounds (call 6, rb-*-call6.txt): 172032 (10.5 items) 187.30, 186.94 / 190.82, 190.21 ->
+    // 186.08, 185.73 / 182.94, 183.04 (90.1 %); 204800 (12.5) 221.02, 220.83 / 274.78, 274.37 ->
+    // 220.74, 221.12 / 215.68, 215.65 (91.0 %); but 139264 (8.5) 149.60, 149.66 / 150.62, 150.91.
+    // fp32 rows (the same vector counts at half the hidden size): not timed.
     const std::int64_t read_vectors = row_vectors * (info.residual ? 2 : 1);
     KernelConfig wide = staged;
     wide.cluster = kMaxClusterNonPortable;
@@ -646,8 +651,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     wide.residency = 3;
     wide.loads = read_vectors > kWideReadVectors ? 1 : 0;
     wide.min_blocks = choose_min_blocks(wide);
-    const bool wide_whole =
-        !info.residual && row_vectors > 16384 && (row_vectors / wide.cluster) % wide.threads_per_row == 0;
+    const std::int64_t wide_share = row_vectors / wide.cluster;
+    const bool wide_whole = !info.residual && row_vectors > 16384 &&
+                            (wide_share % wide.threads_per_row == 0 || wide_share >= 10 * wide.threads_per_row);
     // staged_unsupported also refuses a hidden size that 16 shares of whole vectors do not split.
     if (arch.cc == 90 && (read_vectors >= kWideReadVectors || wide_whole) && staged_unsupported(wide).empty() &&
         staged_smem_bytes(wide) <= kWideMaxShareBytes)

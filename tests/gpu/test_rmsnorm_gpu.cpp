@@ -1048,8 +1048,8 @@ TEST_CASE("forced configs: rows staged in shared memory (bulk and per-thread cop
   // each thread's own copies (4), whose parts complete per thread. Shares that are not whole items
   // (the last part short, lanes past the share skipping their last item): 3.5 items in 4 parts
   // (14336 on 2 x 256), 0.375 and 4.25 items in one part (12288, 139264 on 4 x 1024; 16-bit types),
-  // 5.5 items with several rows per block (1408 on 32), 4.5 (36864 on 4 x 256: the second pass's
-  // whole items in a loop unrolled by 4, then the part-filled one).
+  // 5.5 items with several rows per block (1408 on 32), 4.5 (36864 on 4 x 256; by bulk copies the
+  // second pass takes the whole items in a loop unrolled by 4, then the part-filled one).
   const Staged kStaged[] = {{256, 1, 0, 0, {4096, 16384, 32768}},
                             {1024, 1, 1, 0, {16384, 32768}},
                             {128, 2, 1, 0, {16384, 65536}},
