@@ -612,11 +612,11 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
     // of rmsnorm 204800 on 16 x 128). H200, bf16, 1024 rows, median us, before / after, one process
     // per template set, two rounds (session 44, call 6, docs/results/h200-2026-12-02-s44): fused
     // add 139264 (16 x 128, floor 6) 303.39, 303.58 / 293.25, 293.44; rmsnorm on 16 x 128 172032
-    // 190.82, 190.21 / 182.94, 183.04, 204800 274.78, 274.37 / 215.68, 215.65; 4 x 512 (one sweep,
-    // no loop) within 0.6 %. Not for rows copied by their own threads (residency 4): their defaults ran
-    // level (36864: 41.02, 40.99 / 40.96, 40.48) and some spilled under their floors this way (8-16
-    // bytes at 61440 and fp32 18432). Staged rows read x (and r) from shared memory and the weight
-    // late, and are never split.
+    // 190.82, 190.21 / 182.94, 183.04, 204800 274.78, 274.37 / 215.68, 215.65; 4 x 512 (one
+    // sweep, no loop) within 0.6 %. Not for rows copied by their own threads (residency 4): their
+    // defaults ran level (36864: 41.02, 40.99 / 40.96, 40.48) and some spilled under their floors
+    // this way (8-16 bytes at 61440 and fp32 18432). Staged rows read x (and r) from shared memory
+    // and the weight late, and are never split.
     auto staged_item = [&](int it) {
       float v[kVec];
       load_item(it, v, true, false);

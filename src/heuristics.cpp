@@ -652,10 +652,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     wide.loads = read_vectors > kWideReadVectors ? 1 : 0;
     wide.min_blocks = choose_min_blocks(wide);
     const std::int64_t wide_share = row_vectors / wide.cluster;
-    const bool wide_whole = !info.residual && row_vectors > 16384 &&
+    const bool wide_shares = !info.residual && row_vectors > 16384 &&
                             (wide_share % wide.threads_per_row == 0 || wide_share >= 10 * wide.threads_per_row);
     // staged_unsupported also refuses a hidden size that 16 shares of whole vectors do not split.
-    if (arch.cc == 90 && (read_vectors >= kWideReadVectors || wide_whole) && staged_unsupported(wide).empty() &&
+    if (arch.cc == 90 && (read_vectors >= kWideReadVectors || wide_shares) && staged_unsupported(wide).empty() &&
         staged_smem_bytes(wide) <= kWideMaxShareBytes)
       c = wide;
     else if (staged_ok)
