@@ -3,8 +3,9 @@
 # (the part-filled bulk-copied second pass, 5e3c28c, ran only in the staged-config test), then
 # what session 44 left untimed: rmsnorm's part-filled 16 x 128 defaults off the multiples of
 # 16384 (against 4 x 512 bulk copies), the same vector counts in fp32, and the fp32 fused add's
-# part-filled shares (16 x 128 at 69632, 8 x 512 at 139264 and 204800), 1024 rows. Copy to build-tmp/ and regenerate cache/prewarmed first
-# (README "Kernel cache"; `normjit prewarm --manifest all --arch sm_90 --cache-dir cache/prewarmed`).
+# part-filled shares (16 x 128 at 69632, 8 x 512 at 139264 and 204800), 1024 rows. Copy it to
+# build-tmp/ and regenerate cache/prewarmed first (`normjit prewarm --manifest all --arch sm_90
+# --cache-dir cache/prewarmed`).
 # Carry: build-tmp .devdeps .whl cache/prewarmed
 source "$(dirname "$0")/../scripts/device_call.sh" next-call
 gpu_suite_summary 430
