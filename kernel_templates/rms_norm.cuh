@@ -137,6 +137,17 @@ __device__ __forceinline__ void normalize_vec(const X& x, float rstd, const Pack
   }
 }
 
+// The second pass's store of one output vector at element `col` of the row. Hinted 16-bit stores
+// of rows not held in registers (kKeep false) of 4+ vectors a thread: base + offset inside the asm
+// (registers). Not for held rows: their kernels took it up or down by 2-10 registers.
+template <class Cfg, bool kKeep, int kItems, class T, int kVec>
+__device__ __forceinline__ void store_out_vec(T* row, int col, const float (&y)[kVec]) {
+  if constexpr (Cfg::kKeepOut && !kKeep && sizeof(T) == 2 && kVec * sizeof(T) == 16 && kItems >= 4)
+    store_vec_keep_at<T, kVec>(row, (long long)col * (long long)sizeof(T), y);
+  else
+    store_vec<T, kVec, Cfg::kKeepOut>(row + col, y);
+}
+
 // Short rows (a row's threads within one warp) with kRowsPerThread > 1: each thread owns the same
 // columns of several rows, kRowsPerBlock apart, so it loads its weight once for all of them and
 // has every row's loads in flight before the first reduction. The registers the weight would
@@ -624,10 +635,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       late_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
-      if constexpr (Cfg::kKeepOut && sizeof(T) == 2 && kItems >= 4)  // as below
-        store_vec_keep_at<T, kVec>(y_row, (long long)col_of(it) * (long long)sizeof(T), y);
-      else
-        store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
+      store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y);
     };
     if (active) {
 #pragma unroll(kSecondUnroll)
@@ -667,12 +675,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       else late_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
-      // Hinted 16-bit stores of re-read rows of 4+ vectors a thread: base + offset inside the asm
-      // (registers). Not for held rows: their kernels took it up or down by 2-10 registers.
-      if constexpr (Cfg::kKeepOut && !kKeep && sizeof(T) == 2 && kVec * sizeof(T) == 16 && kItems >= 4)
-        store_vec_keep_at<T, kVec>(y_row, (long long)col_of(it) * (long long)sizeof(T), y);
-      else
-        store_vec<T, kVec, Cfg::kKeepOut>(y_row + col_of(it), y);
+      store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y);
     }
   }
 

@@ -545,8 +545,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // share's last item may be part-filled (session 43; before, such rows were re-read). With the
     // one-push cluster exchange (session 11, exchange-pull.txt / exchange-push-1.txt): rmsnorm
     // 75.62/72.64 (65536), 149.63/134.94 (131072), 307.62/291.97 (262144); fused add
-    // 148.61/136.70, 304.29/289.60, 688.32/653.66. Register shares on clusters still lost at 32768 (few-rows-clusters.txt:
-    // rmsnorm 1024 rows 36.29 default, 36.13 on 4 CTAs of 256, 39.78 on 2 of 512).
+    // 148.61/136.70, 304.29/289.60, 688.32/653.66. Register shares on clusters still lost at 32768
+    // (few-rows-clusters.txt: rmsnorm 1024 rows 36.29 default, 36.13 on 4 CTAs of 256, 39.78 on 2
+    // of 512).
     const std::int64_t share = info.residual ? 2048 : 4096;
     KernelConfig staged = c;
     staged.cluster = 1;  // the largest power of two up to 8 that leaves shares of >= `share`
@@ -605,9 +606,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       staged.residency = 4;
       staged.loads = 0;
       staged.min_blocks = choose_min_blocks(staged);
-      const bool same_weight = c.weight_dtype == c.input_dtype;
-      const int floor = !same_weight ? 4 : row_vectors <= 5120 ? 8 : dtype_size(c.input_dtype) == 2 ? 6 : 4;
-      if (!narrow_ctas && row_vectors != 8192) staged.min_blocks = std::min(floor, staged_ctas_per_sm(staged));
+      // Above the cluster floor of 4: 8 up to 5 items, 6 past that in 16-bit rows (a weight of the
+      // rows' own type; never 65536), bounded by what shared memory holds.
+      const bool raised = !narrow_ctas && row_vectors != 8192 && c.weight_dtype == c.input_dtype &&
+                          (row_vectors <= 5120 || dtype_size(c.input_dtype) == 2);
+      if (raised) staged.min_blocks = std::min(row_vectors <= 5120 ? 8 : 6, staged_ctas_per_sm(staged));
     }
     // The fused add's rows of 8193-16383 vectors are held (the layouts above: 8 CTAs of 512
     // threads, up to 4 items a thread), not staged: same run, bf16, 1024 rows, median us, staged
