@@ -14,7 +14,8 @@
 //   1  registers, the weight loaded after the reduction (fewer registers for wide rows);
 //   2  not kept: the row is re-read (from L2) after the reduction, for rows too wide for the
 //      register file. The fused add then writes the residual in the second pass, after the
-//      re-read, so in-place updates stay correct.
+//      re-read, so in-place updates stay correct; in fp32, where the residual written is the
+//      exact sum, the first pass writes it and the second re-reads it alone (kSumStored).
 //   3  shared memory (sm_90+): the row's share (x, and r for the fused add) arrives by bulk
 //      copies (cp.async.bulk) in kStages parts, each on its own mbarrier, so the reduction of
 //      one part overlaps the transfer of the next; both passes then read shared memory, and the
@@ -452,6 +453,14 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       else dst.template load_act_if<kOnce>(src, live);
     }
   };
+  // A re-read fp32 fused add (residency 2) writes the residual in the first pass and re-reads
+  // only it: cvt_T(h) is h itself in fp32, the value the norm sees, and the residual never
+  // overlaps the input (the output). So the second pass reads one tensor, not two, and the L2
+  // holds half the bytes between the passes. The residual store carries the L2 evict-last hint
+  // (store_chunk) for the re-read, and its asm's memory clobber keeps the second pass's hinted
+  // loads (asm without one) behind it. 16-bit types cannot: the norm sees the unrounded sum,
+  // not the rounded residual.
+  constexpr bool kSumStored = Cfg::kResidual && Cfg::kResidency == 2 && sizeof(T) == 4;
   // The fp32 values the norm sees of item `it` as loaded (x, and r for the fused add): x, or
   // h = x + r; with `store_residual` the fused add also writes cvt_T(h) back to the residual.
   auto item_values = [&](int it, const Packed<T, kVec>& x, const Packed<T, kVec>& r, float (&v)[kVec],
@@ -558,6 +567,25 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
         for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
       }
     }
+  } else if constexpr (kSumStored) {
+    // x and r are read once here. Four items' loads go out before their residual stores: no
+    // load may pass a store to r (the compiler cannot rule out that they alias), so item by
+    // item each load would wait for the store before it.
+    constexpr int kBatch = kItems < 4 ? kItems : 4;
+#pragma unroll 1
+    for (int it0 = 0; it0 < kItems; it0 += kBatch) {
+      float v[kBatch][kVec];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b)
+        if (kItems % kBatch == 0 || it0 + b < kItems) load_item(it0 + b, v[b], false, false);
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        if (kItems % kBatch != 0 && it0 + b >= kItems) continue;
+        if (active && in_row(it0 + b)) store_vec<T, kVec, true>(r_row + col_of(it0 + b), v[b]);
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) ss = fma_rn(v[b][j], v[b][j], ss);
+      }
+    }
   } else {
 #pragma unroll 4
     for (int it = 0; it < kItems; ++it) {
@@ -651,7 +679,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
           for (int i = 0; i < 2; ++i) {
             if (!in_row(it + i) || !owned(it + i)) continue;
             if constexpr (kReadPairs) {
-              load_part(pair_x[i], x_row + col_of(it + i), false);
+              if constexpr (!kSumStored) load_part(pair_x[i], x_row + col_of(it + i), false);
               if constexpr (Cfg::kResidual) load_part(pair_r[i], r_row + col_of(it + i), false);
             }
             late_weight(pair_w[i], it + i);
@@ -664,6 +692,12 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j)
           v[j] = Cfg::kResidual ? hs[it][j] : xs[it].template held<Cfg::kReconvert>(j);
+      } else if constexpr (kSumStored) {
+        Packed<T, kVec> h;  // the sum the first pass stored
+        if constexpr (kReadPairs) h = pair_r[it % 2];
+        else load_part(h, r_row + col_of(it), false);
+#pragma unroll
+        for (int j = 0; j < kVec; ++j) v[j] = h[j];
       } else if constexpr (kReadPairs) {
         item_values(it, pair_x[it % 2], pair_r[Cfg::kResidual ? it % 2 : 0], v, true);
       } else {

@@ -453,6 +453,36 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
   }
 }
 
+TEST_CASE("forced configs: an fp32 fused add re-reading the sum it stored", "[gpu][rmsnorm][configs]") {
+  // Re-read fp32 fused adds write the residual in the first pass and re-read only it
+  // (rms_norm.cuh: kSumStored): every load policy, part-filled last items (100, 1000, 5000),
+  // batches of four with a remainder (1000 and 14336 on the default threads), clusters on sm_90+.
+  use_device0();
+  auto rng = fresh_rng();
+  const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
+  for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm}) {
+    for (int loads = 0; loads <= 3; ++loads) {
+      for (int cluster : {1, 4}) {
+        if (cluster > 1 && cc < 90) continue;
+        normjit::detail::ConfigOverride o;
+        o.loads = loads;
+        o.residency = 2;
+        o.cluster = cluster;
+        const normjit::detail::ScopedConfigOverride use_o(&o);
+        for (std::int64_t hidden : {100, 1000, 4096, 5000, 14336, 65536}) {
+          if (cluster > 1 && hidden % (4 * cluster) != 0) continue;
+          for (std::int64_t rows : {1, 7, 1000}) {
+            RmsCase c = varied_case(op, rows, hidden);
+            c.dtype = c.weight_dtype = DType::f32;
+            INFO(c.describe() << " loads " << loads << " cluster " << cluster);
+            CHECK(run_rms_case(c, rng) == "");
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("forced configs: the weight pinned on every item, on full items only, or not", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
