@@ -527,7 +527,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       c.residency = 0;
       c.loads = 0;
     } else {
-      c.threads_per_row = 256;
+      // fp32 shares re-read on 512 threads, which re-read only the residual the first pass wrote
+      // (rms_norm.cuh: kSumStored; the fp32 fused add's rows too wide to stage). H200, fp32, 1024
+      // x 262144, median us, two rounds (session 45, call 1, docs/results/h200-2026-12-02-s45,
+      // fw-b-r*-call1.txt): 8 CTAs of 256 threads 1352.5, 1352.4; of 512 1226.2, 1226.1 (82.3 % of
+      // copy); 16 of 256 1258.5, 4 of 1024 1250.5, 16 of 1024 1276.6.
+      c.threads_per_row = dtype_size(c.input_dtype) == 4 ? 512 : 256;
       c.residency = 2;
     }
     c.rows_per_block = 1;
