@@ -522,6 +522,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       c.threads_per_row = 1024;
       c.residency = 1;
       c.loads = 0;
+      // But fp32 rows of 4096 vectors (hidden 16384) re-read with the hints by pass from
+      // kBulkRowsFusedAdd rows. H200, median us, held / re-read, two rounds in one process each
+      // (session 45, call 2, docs/results/h200-2026-12-02-s45, h4k-r*-call2.txt): 1024 rows 67.20 /
+      // 71.58, 2048 131.36 / 134.43, 4096 260.19 / 259.36, 8192 521.63 / 509.70, 16384 1039.39 /
+      // 1007.36, 32768 2077.82 / 2013.82. In bf16 (32768, the same bytes a row) the re-read lost
+      // 7-11 % at every row count (h4kb-r*-call2.txt: 32768 rows 2059.17 / 2226.34). Rows of
+      // 2049-4095 vectors in fp32 were not timed.
+      if (dtype_size(c.input_dtype) == 4 && row_vectors == 4096 && p.rows >= kBulkRowsFusedAdd) {
+        c.residency = 2;
+        c.loads = 3;
+      }
     } else if (vectors <= 2048) {
       c.threads_per_row = 512;
       c.residency = 0;

@@ -545,6 +545,27 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsWide).residency == 4);
   p.op = Op::fused_add_rmsnorm;
   CHECK(pick(kBulkRowsWide).residency == 3);
+  // The fp32 fused add: rows too wide to stage (245760-262144) re-read on 8 CTAs of 512 threads
+  // (the sum the first pass stored: rms_norm.cuh, kSumStored); rows of 4096 vectors (16384) held
+  // on one 1024-thread CTA, re-read with the hints by pass from kBulkRowsFusedAdd rows.
+  for (std::int64_t hidden : {245760, 262144}) {
+    p.hidden = hidden;
+    INFO("fp32 fused add hidden " << hidden);
+    CHECK(pick(kBulkRowsWide).cluster == 8);
+    CHECK(pick(kBulkRowsWide).threads_per_row == 512);
+    CHECK(pick(kBulkRowsWide).residency == 2);
+    CHECK(pick(kBulkRowsWide).loads != 3);
+  }
+  p.hidden = 16384;
+  CHECK(pick(kBulkRowsFusedAdd - 1).residency == 1);
+  CHECK(pick(kBulkRowsFusedAdd - 1).threads_per_row == 1024);
+  CHECK(pick(kBulkRowsFusedAdd).residency == 2);
+  CHECK(pick(kBulkRowsFusedAdd).loads == 3);
+  CHECK(pick(kBulkRowsFusedAdd).threads_per_row == 1024);
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 32768;  // the same bytes a row in bf16: held at every row count
+  CHECK(pick(1 << 20).residency == 1);
+  p.dtype = p.weight_dtype = DType::f32;
   p.op = Op::rmsnorm;
   p.dtype = p.weight_dtype = DType::bf16;
   p.hidden = 65536;

@@ -455,27 +455,32 @@ TEST_CASE("forced configs: the fused add's residual store orders", "[gpu][rmsnor
 
 TEST_CASE("forced configs: an fp32 fused add re-reading the sum it stored", "[gpu][rmsnorm][configs]") {
   // Re-read fp32 fused adds write the residual in the first pass and re-read only it
-  // (rms_norm.cuh: kSumStored): every load policy, part-filled last items (100, 1000, 5000),
-  // batches of four with a remainder (1000 and 14336 on the default threads), clusters on sm_90+.
+  // (rms_norm.cuh: kSumStored; loads 3 keeps the two-tensor re-read): every load policy,
+  // part-filled last items (100, 1000, 5000), batches of four with a remainder (256 threads:
+  // 5000 and 14336, 5 and 14 items), clusters on sm_90+; rows 200 strided.
   use_device0();
   auto rng = fresh_rng();
   const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
   for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm}) {
     for (int loads = 0; loads <= 3; ++loads) {
       for (int cluster : {1, 4}) {
-        if (cluster > 1 && cc < 90) continue;
-        normjit::detail::ConfigOverride o;
-        o.loads = loads;
-        o.residency = 2;
-        o.cluster = cluster;
-        const normjit::detail::ScopedConfigOverride use_o(&o);
-        for (std::int64_t hidden : {100, 1000, 4096, 5000, 14336, 65536}) {
-          if (cluster > 1 && hidden % (4 * cluster) != 0) continue;
-          for (std::int64_t rows : {1, 7, 1000}) {
-            RmsCase c = varied_case(op, rows, hidden);
-            c.dtype = c.weight_dtype = DType::f32;
-            INFO(c.describe() << " loads " << loads << " cluster " << cluster);
-            CHECK(run_rms_case(c, rng) == "");
+        for (int tpr : {0, 256}) {
+          if (cluster > 1 && cc < 90) continue;
+          if (op == Op::gemma_fused_add_rmsnorm && loads != 1) continue;  // the weight offset alone
+          normjit::detail::ConfigOverride o;
+          o.loads = loads;
+          o.residency = 2;
+          o.cluster = cluster;
+          o.threads_per_row = tpr;
+          const normjit::detail::ScopedConfigOverride use_o(&o);
+          for (std::int64_t hidden : {100, 1000, 5000, 14336, 32768}) {
+            if (cluster > 1 && hidden % (4 * cluster) != 0) continue;
+            for (std::int64_t rows : {1, 7, 200}) {
+              RmsCase c = varied_case(op, rows, hidden);
+              c.dtype = c.weight_dtype = DType::f32;
+              INFO(c.describe() << " loads " << loads << " cluster " << cluster << " tpr " << tpr);
+              CHECK(run_rms_case(c, rng) == "");
+            }
           }
         }
       }
@@ -891,6 +896,8 @@ std::vector<Switch> switch_cases() {
           Switch{Op::fused_add_rmsnorm, 8192, normjit::detail::kBulkRowsFusedAdd},
           Switch{Op::fused_add_rmsnorm, 4096, normjit::detail::kPerItemStoreRows},
           Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kStreamRowsFusedAdd},
+          // fp32 rows of 4096 vectors re-read with the hints by pass from kBulkRowsFusedAdd (sm_90)
+          Switch{Op::fused_add_rmsnorm, 16384, normjit::detail::kBulkRowsFusedAdd, DType::f32},
           Switch{Op::rmsnorm, 16384, normjit::detail::kLateWeightRows},
           Switch{Op::gemma_rmsnorm, 16384, normjit::detail::kLateWeightRows, DType::f16},
           Switch{Op::rmsnorm, 16384, normjit::detail::kBulkRowsRmsnorm},  // re-read, L1 hints
