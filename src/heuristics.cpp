@@ -526,9 +526,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // kBulkRowsFusedAdd rows. H200, median us, held / re-read, two rounds in one process each
       // (session 45, call 2, docs/results/h200-2026-12-02-s45, h4k-r*-call2.txt): 1024 rows 67.20 /
       // 71.58, 2048 131.36 / 134.43, 4096 260.19 / 259.36, 8192 521.63 / 509.70, 16384 1039.39 /
-      // 1007.36, 32768 2077.82 / 2013.82. In bf16 (32768, the same bytes a row) the re-read lost
-      // 7-11 % at every row count (h4kb-r*-call2.txt: 32768 rows 2059.17 / 2226.34). Rows of
-      // 2049-4095 vectors in fp32 were not timed.
+      // 1007.36, 32768 2077.82 / 2013.82; as the rule, interleaved, two rounds (call 3,
+      // r16k-r*-call3.txt): 8192 518.59, 518.88 / 508.29, 508.83, 32768 2066.30, 2066.24 /
+      // 2005.38, 2004.99. In bf16 (32768, the same bytes a row) the re-read lost 7-11 % at every
+      // row count (h4kb-r*-call2.txt: 32768 rows 2059.17 / 2226.34). Rows of 2049-4095 vectors in
+      // fp32 were not timed.
       if (dtype_size(c.input_dtype) == 4 && row_vectors == 4096 && p.rows >= kBulkRowsFusedAdd) {
         c.residency = 2;
         c.loads = 3;
@@ -542,7 +544,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // (rms_norm.cuh: kSumStored; the fp32 fused add's rows too wide to stage). H200, fp32, 1024
       // x 262144, median us, two rounds (session 45, call 1, docs/results/h200-2026-12-02-s45,
       // fw-b-r*-call1.txt): 8 CTAs of 256 threads 1352.5, 1352.4; of 512 1226.2, 1226.1 (82.3 % of
-      // copy); 16 of 256 1258.5, 4 of 1024 1250.5, 16 of 1024 1276.6.
+      // copy); 16 of 256 1258.5, 4 of 1024 1250.5, 16 of 1024 1276.6. As the rule (call 3,
+      // rw-r*-call3.txt), 256 / 512 threads: 245760 1279.2 / 1149.0, 262144 1346.6 / 1218.3.
       c.threads_per_row = dtype_size(c.input_dtype) == 4 ? 512 : 256;
       c.residency = 2;
     }
