@@ -459,13 +459,13 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // holds half the bytes between the passes. The residual store carries the L2 evict-last hint
   // (store_chunk) for the re-read, and its asm's memory clobber keeps the second pass's loads
   // behind it. 16-bit types cannot: the norm sees the unrounded sum, not the rounded residual.
-  // Not with the hints by pass (loads 3), whose x and r then take evict-first on their only
-  // read. H200, fp32, median us, before / this, one process per template set, two rounds
-  // (session 45, call 1, docs/results/h200-2026-12-02-s45, f*-call1.txt): 1024 x 262144 on 8 x
-  // 256 (streaming loads, the default) 1663 / 1352, on 8 x 512 1627 / 1226 (61 -> 82 % of copy);
-  // plain loads, one 1024-thread CTA, 32768 rows: 16384 2148 / 2089, 8192 1088 / 1033, 2048 on
-  // 256 threads 295 / 260; but the hinted defaults 4096 x 32768 506 / 536, 1024 x 32768 126.4 /
-  // 129.0, and hinted 16384 x 32768 2012 / 2106.
+  // Not with the hints by pass (loads 3). H200, fp32, median us, before / this, one process per
+  // template set, two rounds (session 45, docs/results/h200-2026-12-02-s45, f*-call1.txt): 1024
+  // x 262144 on 8 x 256 (streaming loads, the default) 1663 / 1352, on 8 x 512 1627 / 1226 (61
+  // -> 82 % of copy); plain loads, one 1024-thread CTA, 32768 rows: 16384 2148 / 2089, 8192 1088
+  // / 1033, 2048 on 256 threads 295 / 260; but the hinted defaults 4096 x 32768 506 / 536, 1024 x
+  // 32768 126.4 / 129.0, hinted 16384 x 32768 2012 / 2106 (x and r evict-first on their only
+  // read; skipping L1 allocation instead, variant-loads3.diff, h-*-call4.txt: 2007 / 2090).
   constexpr bool kSumStored = Cfg::kResidual && Cfg::kResidency == 2 && sizeof(T) == 4 && Cfg::kLoads != 3;
   // The fp32 values the norm sees of item `it` as loaded (x, and r for the fused add): x, or
   // h = x + r; with `store_residual` the fused add also writes cvt_T(h) back to the residual.
