@@ -531,7 +531,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 2005.38, 2004.99. In bf16 (32768, the same bytes a row) the re-read lost 7-11 % at every
       // row count (h4kb-r*-call2.txt: 32768 rows 2059.17 / 2226.34). Rows of 2049-4095 vectors in
       // fp32 were not timed.
-      if (dtype_size(c.input_dtype) == 4 && row_vectors == 4096 && p.rows >= kBulkRowsFusedAdd) {
+      if (fp32 && row_vectors == 4096 && p.rows >= kBulkRowsFusedAdd) {
         c.residency = 2;
         c.loads = 3;
       }
@@ -546,7 +546,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // fw-b-r*-call1.txt): 8 CTAs of 256 threads 1352.5, 1352.4; of 512 1226.2, 1226.1 (82.3 % of
       // copy); 16 of 256 1258.5, 4 of 1024 1250.5, 16 of 1024 1276.6. As the rule (call 3,
       // rw-r*-call3.txt), 256 / 512 threads: 245760 1279.2 / 1149.0, 262144 1346.6 / 1218.3.
-      c.threads_per_row = dtype_size(c.input_dtype) == 4 ? 512 : 256;
+      c.threads_per_row = fp32 ? 512 : 256;
       c.residency = 2;
     }
     c.rows_per_block = 1;

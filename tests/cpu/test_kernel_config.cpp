@@ -565,9 +565,7 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   p.dtype = p.weight_dtype = DType::bf16;
   p.hidden = 32768;  // the same bytes a row in bf16: held at every row count
   CHECK(pick(1 << 20).residency == 1);
-  p.dtype = p.weight_dtype = DType::f32;
   p.op = Op::rmsnorm;
-  p.dtype = p.weight_dtype = DType::bf16;
   p.hidden = 65536;
   CHECK(pick(kBulkRowsWide, Arch{100}).residency == 4);
   p.hidden = 262144;
