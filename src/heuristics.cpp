@@ -666,6 +666,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 186.08, 185.73 / 182.94, 183.04 (90.1 %); 204800 (12.5) 221.02, 220.83 / 274.78, 274.37 ->
     // 220.74, 221.12 / 215.68, 215.65 (91.0 %); but 139264 (8.5) 149.60, 149.66 / 150.62, 150.91.
     // fp32 rows (the same vector counts at half the hidden size): not timed.
+    // And the fp32 fused add's shares of 68-88 KiB in whole items of 128 threads (hidden 139264-
+    // 180224, a multiple of 8192), where the staged rule above gives 8 CTAs of 512 threads and
+    // one CTA an SM (shares of 136-176 KiB); 2-3 CTAs of 128 threads an SM instead. H200, 1024
+    // rows, median us, interleaved in one process, 8 x 512 staged / 8 x 512 re-reading the stored
+    // sum / 16 x 128 (session 46, call 2, docs/results/h200-2026-12-03-s46, f32-wide-call2.txt):
+    // 139264 683.4 / 664.9 / 599.1 (78.0 -> 89.0 % of copy), 147456 685.8 / 684.6 / 631.2,
+    // 163840 762.1 / 749.1 / 709.9, 172032 817.5 / 815.0 / 768.2, 180224 831.9 / 839.4 / 806.6
+    // (85.6 %); not above: 196608 905.4 / 915.1 / 891.2 (within the spread), 204800 956.8 / 1015.1
+    // / 1012.0, 229376 (one CTA an SM) 1056.0 / 1064.1 / 1087.9. Shares of 76-88 KiB place two
+    // CTAs an SM, so such a cluster needs 8 SMs of one GPC. Other row counts, part-filled shares
+    // and other architectures: not timed.
     const std::int64_t read_vectors = row_vectors * (info.residual ? 2 : 1);
     KernelConfig wide = staged;
     wide.cluster = kMaxClusterNonPortable;
@@ -676,9 +687,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     const std::int64_t wide_share = row_vectors / wide.cluster;
     const bool wide_shares = !info.residual && row_vectors > 16384 &&
                             (wide_share % wide.threads_per_row == 0 || wide_share >= 10 * wide.threads_per_row);
+    const bool fp32_fused_whole = info.residual && fp32 && wide_share % wide.threads_per_row == 0;
+    const std::int64_t wide_cap = fp32_fused_whole ? kWideMaxShareBytesF32FusedAdd : kWideMaxShareBytes;
     // staged_unsupported also refuses a hidden size that 16 shares of whole vectors do not split.
     if (arch.cc == 90 && (read_vectors >= kWideReadVectors || wide_shares) && staged_unsupported(wide).empty() &&
-        staged_smem_bytes(wide) <= kWideMaxShareBytes)
+        staged_smem_bytes(wide) <= wide_cap)
       c = wide;
     else if (staged_ok)
       c = staged;

@@ -21,6 +21,8 @@ constexpr int kMaxClusterNonPortable = 16;
 constexpr std::int64_t kWideReadVectors = 32768;
 // Largest staged share (bytes of x, and r for the fused add) a CTA of such a 16-CTA cluster holds.
 constexpr std::int64_t kWideMaxShareBytes = 64 * 1024;
+// The same for the fp32 fused add's shares of whole items (choose_rms_norm): 2-3 CTAs an SM.
+constexpr std::int64_t kWideMaxShareBytesF32FusedAdd = 88 * 1024;
 // Most CTAs that may share a row without a cluster (KernelConfig::split).
 constexpr int kMaxSplit = 8;
 // Most rows of a call whose rows are spread over more SMs than one per row (choose_rms_norm:

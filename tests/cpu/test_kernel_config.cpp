@@ -303,8 +303,11 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
   if (block < 32 || block > 1024) return "block threads outside 32..1024";
   if (c.cluster < 1 || c.cluster > kMaxClusterNonPortable || (c.cluster & (c.cluster - 1)) != 0)
     return "cluster not a power of two <= 16";
-  if (c.cluster > kMaxCluster && (arch.cc != 90 || !staged(c) || staged_smem_bytes(c) > kWideMaxShareBytes))
-    return "a non-portable cluster other than a staged row of <= 64 KiB shares on sm_90";
+  // The fp32 fused add's shares of whole items may take up to kWideMaxShareBytesF32FusedAdd.
+  const bool f32_fused = p.dtype == DType::f32 && op_info(p.op).residual;
+  const std::int64_t share_cap = f32_fused ? kWideMaxShareBytesF32FusedAdd : kWideMaxShareBytes;
+  if (c.cluster > kMaxCluster && (arch.cc != 90 || !staged(c) || staged_smem_bytes(c) > share_cap))
+    return "a non-portable cluster other than a staged row of <= 64 KiB shares (88 KiB for the fp32 fused add) on sm_90";
   if (c.cluster > 1 && arch.cc < 90) return "cluster below sm_90";
   if (c.cluster > 1 && c.rows_per_block != 1) return "cluster with several rows per block";
   if (p.hidden % (c.vec * c.cluster) != 0) return "cluster does not split hidden into whole vectors";
@@ -684,6 +687,30 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == 131072);
   CHECK(pick(kBulkRowsWide).cluster == 16);
   CHECK(staged_smem_bytes(pick(kBulkRowsWide)) == 65536);
+  // fp32 fused add rows of 139264-180224 (shares of 17-22 whole items, 68-88 KiB) on 16 CTAs of
+  // 128 threads, 3 an SM up to 72 KiB, else 2; part-filled shares (143360: 17.5 items) and shares
+  // above 88 KiB (196608, 204800) on 8 of 512 as before; elsewhere 8 of 512 throughout.
+  struct F32Fused {
+    std::int64_t hidden;
+    int cluster, threads, min_blocks;
+  };
+  for (const F32Fused& w : {F32Fused{139264, 16, 128, 3}, F32Fused{147456, 16, 128, 3}, F32Fused{155648, 16, 128, 2},
+                            F32Fused{180224, 16, 128, 2}, F32Fused{143360, 8, 512, -1},
+                            F32Fused{196608, 8, 512, -1}, F32Fused{204800, 8, 512, -1}}) {
+    p.hidden = w.hidden;
+    INFO("fp32 fused add hidden " << w.hidden);
+    const KernelConfig c = pick(kBulkRowsWide);
+    CHECK(c.cluster == w.cluster);
+    CHECK(c.threads_per_row == w.threads);
+    CHECK(c.residency == 3);
+    if (w.min_blocks >= 0) {
+      CHECK(c.min_blocks == w.min_blocks);
+      CHECK(c.loads == 1);
+      CHECK(staged_smem_bytes(c) <= kWideMaxShareBytesF32FusedAdd);
+    }
+    CHECK(pick(kBulkRowsWide, Arch{100}).cluster == 8);
+    CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
+  }
   p.dtype = p.weight_dtype = DType::bf16;
   // rmsnorm rows of 2048 vectors: 8 items on 256 threads with the weight loaded late from
   // kLateWeightRows rows to the bulk, 4 on 512 holding it around them.

@@ -927,7 +927,11 @@ std::vector<Switch> switch_cases() {
           // as larger ones do (runtime.cpp: Runtime::load)
           Switch{Op::fused_add_rmsnorm, 196608, normjit::detail::kBulkRowsWide},
           Switch{Op::rmsnorm, 196608, normjit::detail::kBulkRowsWide, DType::f32},
-          Switch{Op::fused_add_rmsnorm, 98304, normjit::detail::kBulkRowsWide, DType::f32}};
+          Switch{Op::fused_add_rmsnorm, 98304, normjit::detail::kBulkRowsWide, DType::f32},
+          // fp32 fused add shares of whole items above kWideMaxShareBytes on 16 CTAs:
+          // 68 KiB (3 CTAs an SM) and 88 KiB (2), kWideMaxShareBytesF32FusedAdd
+          Switch{Op::fused_add_rmsnorm, 139264, normjit::detail::kBulkRowsWide, DType::f32},
+          Switch{Op::fused_add_rmsnorm, 180224, normjit::detail::kBulkRowsWide, DType::f32}};
 }
 
 // Both sides of each switch: rows - 1 and rows, out of place and (rmsnorm) in place.
