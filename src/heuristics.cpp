@@ -496,6 +496,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // docs/results/h200-2026-11-30-s5). Wider: shares of <= 2048 vectors held on 512 threads
   // with plain loads: 173.5/150.9 (65536), 374.6/308.6 (131072) (its 4096-vector shares spill
   // so: 1659 us at 262144), wider shares re-read on 256 threads: 914.8/832.2 (262144).
+  bool held_share = false;  // rmsnorm rows held on 8 CTAs of 128 threads (below): pin the weight
   if (c.cluster > 1 && p.rows >= kBulkRowsWide) {
     if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
@@ -630,6 +631,30 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       const bool raised = !narrow_ctas && row_vectors != 8192 && c.weight_dtype == c.input_dtype &&
                           (row_vectors <= 5120 || dtype_size(c.input_dtype) == 2);
       if (raised) staged.min_blocks = std::min(row_vectors <= 5120 ? 8 : 6, staged_ctas_per_sm(staged));
+      // But 16-bit rows of 4608-5120 vectors (hidden 36864-40960; 4.5-5 items of 128 threads) are
+      // held in registers on 8 CTAs of 128 threads: floor 8, the weight's items pinned
+      // (pin_weight 2, set after the pin rule below), values kept in their type and converted again
+      // for the output (reconvert). Found by a sweep of 1024 x 36864 (session 47, call 3,
+      // docs/results/h200-2026-12-03-s47, sweep-r36864-call3.txt). H200, bf16, median us,
+      // interleaved in one process, two rounds (call 4, held-r*-call4.txt), the rule above / this /
+      // one 512-thread CTA (late weight, reconverted): 1024 rows 36864 40.70, 40.77 / 38.18, 37.98
+      // (92.9 % of copy) / 38.91, 38.56; 40960 44.61, 44.74 / 42.02, 41.82 / 42.69, 42.62; 4096
+      // rows 36864 150.14, 149.66 / 144.06, 143.84 / 146.40, 146.30; 40960 164.77, 164.93 /
+      // 160.58, 159.94 / 163.33, 163.07. Not wider: 45056 50.14, 49.89 / 48.83, 48.80 / 48.48,
+      // 48.67 (4096 rows 185.79, 185.63 / 184.35, 184.03 / 180.22, 180.16), 49152 53.06, 52.29 /
+      // 58.72, 59.33 / 52.45, 52.61, from 53248 on 16-60 % slower; 16 CTAs of 128 lost at every
+      // width (36864 53.28). Not gemma (not timed; its bf16 40960 kernel spills 8 bytes under the
+      // floor, sm_90a, regs47-same.cpp). Not timed: 4097-4607 vectors, f16 (the same registers),
+      // fp32 and an fp32 weight, other row counts, other architectures.
+      if (!info.gemma && dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype &&
+          row_vectors >= 4608 && row_vectors <= 5120) {
+        staged.cluster = 8;
+        staged.threads_per_row = 128;
+        staged.residency = 0;
+        staged.min_blocks = 8;
+        staged.reconvert = true;
+        held_share = true;
+      }
     }
     // The fused add's rows of 8193-16383 vectors are held (the layouts above: 8 CTAs of 512
     // threads, up to 4 items a thread), not staged: same run, bf16, 1024 rows, median us, staged
@@ -752,6 +777,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Clusters, split rows and several rows per block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors > 1024);
+  // rmsnorm's held 8-CTA shares (the wide rows above), where they were taken (16-byte vectors).
+  if (held_share && c.cluster == 8 && c.residency == 0) c.pin_weight = 2;
   // But the fused add's 16-bit rows of 129-255 vectors (hidden 1032-2040; 128 threads, the second
   // item part-filled) pin only the first item (pin_weight 2): pinned whole, the bf16 kernels
   // issued the second item's loads after the first item's adds had waited for its loads (sm_90a

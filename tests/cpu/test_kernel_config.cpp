@@ -599,8 +599,9 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
     CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == (hidden == 262144 ? 131072 : 65536));
   }
-  // Rows between the powers of two (sessions 43-44): rmsnorm's of 4097-9216 vectors on 4 CTAs of
-  // 256 threads copying their own items (the last one part-filled where a share is not whole
+  // Rows between the powers of two (sessions 43-44): rmsnorm's 16-bit rows of 4608-5120 vectors
+  // held in registers on 8 CTAs of 128 threads (session 47), the others of 4097-9216 vectors on 4
+  // CTAs of 256 threads copying their own items (the last one part-filled where a share is not whole
   // items: 36864, 4.5 items) under a floor of 8 CTAs an SM up to 5 items, 6 past that (but 65536:
   // 4; 73728: the 5 that shared memory holds), 9217-16383 on 8 CTAs of 128; wider ones on 16 CTAs
   // of 128 threads where those shares are whole items or at least 10 (sm_90; 204800: 12.5), else
@@ -613,7 +614,7 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     int cluster, threads, residency, loads, min_blocks;  // min_blocks -1: the heuristic's floor
   };
   const Op rms = Op::rmsnorm, fused = Op::fused_add_rmsnorm;
-  const Between between[] = {{rms, 36864, 4, 256, 4, 0, 8},        {rms, 40960, 4, 256, 4, 0, 8},
+  const Between between[] = {{rms, 36864, 8, 128, 0, 0, 8},        {rms, 40960, 8, 128, 0, 0, 8},
                              {rms, 49152, 4, 256, 4, 0, 6},        {rms, 57344, 4, 256, 4, 0, 6},
                              {rms, 65536, 4, 256, 4, 0, 4},        {rms, 73728, 4, 256, 4, 0, 5},
                              {rms, 81920, 8, 128, 4, 0, 8},        {rms, 98304, 8, 128, 4, 0, 8},
@@ -636,6 +637,9 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(c.loads == w.loads);
     if (w.min_blocks >= 0) CHECK(c.min_blocks == w.min_blocks);
     if (staged(c)) CHECK(staged_unsupported(c).empty());
+    // Held 8-CTA shares pin the weight's items and convert the output again (session 47).
+    CHECK(c.pin_weight == (w.op == rms && w.residency == 0 && w.cluster == 8 ? 2 : 0));
+    CHECK(c.reconvert == (w.op == rms && w.residency == 0 && w.cluster == 8));
     // Elsewhere the same rules but the 16-CTA clusters (sm_90 only): 4 CTAs of 512 there.
     if (w.cluster != 16) {
       KernelConfig d = c;

@@ -968,6 +968,41 @@ TEST_CASE("default configs at the row counts that switch kernels: wide rows", "[
   check_switches(true);
 }
 
+// rmsnorm's 16-bit rows of 4608-5120 vectors held on 8 CTAs of 128 threads from kBulkRowsWide
+// rows (weight pinned, values reconverted): both sides of the switch, out of place and in place.
+TEST_CASE("default configs: rmsnorm rows held on 8-CTA clusters", "[gpu][rmsnorm]") {
+  use_device0();
+  auto rng = fresh_rng();
+  const normjit::detail::Arch arch = normjit::detail::Runtime::get().device_arch(0);
+  struct Case {
+    DType dtype;
+    std::int64_t hidden;
+  };
+  for (const Case& k : {Case{DType::bf16, 36864}, Case{DType::f16, 40960}, Case{DType::bf16, 38912}}) {
+    for (std::int64_t rows : {normjit::detail::kBulkRowsWide - 1, normjit::detail::kBulkRowsWide, std::int64_t(1024)}) {
+      normjit::ProblemSpec p;
+      p.op = Op::rmsnorm;
+      p.dtype = p.weight_dtype = k.dtype;
+      p.hidden = k.hidden;
+      p.rows = rows;
+      const normjit::detail::KernelConfig cfg = normjit::detail::choose_config(p, 0, arch);
+      INFO(rows << " x " << k.hidden << " -> " << normjit::detail::slug(cfg));
+      if (arch.cc == 90)
+        CHECK((cfg.cluster == 8 && cfg.residency == 0 && cfg.pin_weight == 2) == (rows >= normjit::detail::kBulkRowsWide));
+      for (OutForm form : {OutForm::Separate, OutForm::InPlace}) {
+        RmsCase c;
+        c.op = Op::rmsnorm;
+        c.dtype = c.weight_dtype = k.dtype;
+        c.rows = rows;
+        c.hidden = k.hidden;
+        c.form = form;
+        INFO(c.describe());
+        CHECK(run_rms_case(c, rng) == "");
+      }
+    }
+  }
+}
+
 TEST_CASE("default configs at the edges of the SM-count window (rows of 2048 vectors, one wave)", "[gpu][rmsnorm]") {
   use_device0();
   auto rng = fresh_rng();
