@@ -641,7 +641,7 @@ TEST_CASE("rmsnorm rows copied by their own threads under floors of 6 and 8 spil
         CHECK(c.cluster == 8);
         CHECK(c.threads_per_row == 128);
         CHECK(c.min_blocks == 8);
-        CHECK(c.pin_weight == 2);
+        CHECK(c.pin_weight == 1);
         CHECK(c.reconvert);
         continue;
       }

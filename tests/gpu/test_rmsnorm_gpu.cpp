@@ -988,7 +988,7 @@ TEST_CASE("default configs: rmsnorm rows held on 8-CTA clusters", "[gpu][rmsnorm
       const normjit::detail::KernelConfig cfg = normjit::detail::choose_config(p, 0, arch);
       INFO(rows << " x " << k.hidden << " -> " << normjit::detail::slug(cfg));
       if (arch.cc == 90)
-        CHECK((cfg.cluster == 8 && cfg.residency == 0 && cfg.pin_weight == 2) == (rows >= normjit::detail::kBulkRowsWide));
+        CHECK((cfg.cluster == 8 && cfg.residency == 0 && cfg.pin_weight == 1) == (rows >= normjit::detail::kBulkRowsWide));
       for (OutForm form : {OutForm::Separate, OutForm::InPlace}) {
         RmsCase c;
         c.op = Op::rmsnorm;
