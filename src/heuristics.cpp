@@ -632,20 +632,21 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
                           (row_vectors <= 5120 || dtype_size(c.input_dtype) == 2);
       if (raised) staged.min_blocks = std::min(row_vectors <= 5120 ? 8 : 6, staged_ctas_per_sm(staged));
       // But 16-bit rows of 4608-5120 vectors (hidden 36864-40960; 4.5-5 items of 128 threads) are
-      // held in registers on 8 CTAs of 128 threads: floor 8, the weight's items pinned
-      // (pin_weight 2, set after the pin rule below), values kept in their type and converted again
-      // for the output (reconvert). Found by a sweep of 1024 x 36864 (session 47, call 3,
-      // docs/results/h200-2026-12-03-s47, sweep-r36864-call3.txt). H200, bf16, median us,
-      // interleaved in one process, two rounds (call 4, held-r*-call4.txt), the rule above / this /
-      // one 512-thread CTA (late weight, reconverted): 1024 rows 36864 40.70, 40.77 / 38.18, 37.98
-      // (92.9 % of copy) / 38.91, 38.56; 40960 44.61, 44.74 / 42.02, 41.82 / 42.69, 42.62; 4096
-      // rows 36864 150.14, 149.66 / 144.06, 143.84 / 146.40, 146.30; 40960 164.77, 164.93 /
-      // 160.58, 159.94 / 163.33, 163.07. Not wider: 45056 50.14, 49.89 / 48.83, 48.80 / 48.48,
-      // 48.67 (4096 rows 185.79, 185.63 / 184.35, 184.03 / 180.22, 180.16), 49152 53.06, 52.29 /
-      // 58.72, 59.33 / 52.45, 52.61, from 53248 on 16-60 % slower; 16 CTAs of 128 lost at every
-      // width (36864 53.28). Not gemma (not timed; its bf16 40960 kernel spills 8 bytes under the
-      // floor, sm_90a, regs47-same.cpp). Not timed: 4097-4607 vectors, f16 (the same registers),
-      // fp32 and an fp32 weight, other row counts, other architectures.
+      // held in registers on 8 CTAs of 128 threads: floor 8, every item of the weight pinned
+      // (pin_weight 1, set after the pin rule below), values kept in their type and converted
+      // again for the output (reconvert). Found by a sweep of 1024 x 36864 (session 47). H200,
+      // median us, interleaved in one process, two rounds (session 48, call 3,
+      // docs/results/h200-2026-12-04-s48, pin-r*-call3.txt), this / the full items pinned only
+      // (pin_weight 2) / the rule above: 1024 rows bf16 36864 38.85, 38.59 / 38.98, 38.82 / 41.12,
+      // 41.12; 40960 42.08, 41.82 / 42.18, 41.73 / 45.09, 44.96; f16 36864 38.24, 38.08 / 43.97,
+      // 43.97 / 41.60, 41.18 (pinned full items only, f16's part-filled item waited on its weight);
+      // 38912 39.74, 40.10 / 45.60, 45.50 / 42.94, 43.17; 4096 rows bf16 36864 144.96 / 144.93 /
+      // 151.14; f16 38912 153.12 / 162.72 / 158.94 (91-94 % of copy at 1024 rows, 98 % at 4096).
+      // Not wider (session 47, bf16, full items pinned, the rule above / this / one 512-thread
+      // CTA): 45056 50.14 / 48.83 / 48.48, 49152 53.06 / 58.72 / 52.45, from 53248 on 16-60 %
+      // slower; 16 CTAs of 128 lost at every width (36864 53.28). Not gemma (not timed; its bf16
+      // 40960 kernel spilled 8 bytes under the floor). Not timed: 4097-4607 vectors, fp32 and an
+      // fp32 weight, other row counts, other architectures.
       if (!info.gemma && dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype &&
           row_vectors >= 4608 && row_vectors <= 5120) {
         staged.cluster = 8;
@@ -777,7 +778,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Clusters, split rows and several rows per block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors > 1024);
-  // rmsnorm's held 8-CTA shares (the wide rows above), where they were taken (16-byte vectors).
+  // rmsnorm's held 8-CTA shares (the wide rows above) pin every item, the part-filled one too.
   if (held_share && c.cluster == 8 && c.residency == 0) c.pin_weight = 1;
   // But the fused add's 16-bit rows of 129-255 vectors (hidden 1032-2040; 128 threads, the second
   // item part-filled) pin only the first item (pin_weight 2): pinned whole, the bf16 kernels
