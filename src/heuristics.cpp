@@ -778,8 +778,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Clusters, split rows and several rows per block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors > 1024);
-  // rmsnorm's held 8-CTA shares (the wide rows above) pin every item, the part-filled one too.
-  if (held_share && c.cluster == 8 && c.residency == 0) c.pin_weight = 1;
+  // rmsnorm's held 8-CTA shares (the wide rows above) pin every item, the part-filled one too,
+  // where the pin applies to the config they ended with.
+  if (held_share && c.cluster == 8 && pin_weight_applies(c)) c.pin_weight = 1;
   // But the fused add's 16-bit rows of 129-255 vectors (hidden 1032-2040; 128 threads, the second
   // item part-filled) pin only the first item (pin_weight 2): pinned whole, the bf16 kernels
   // issued the second item's loads after the first item's adds had waited for its loads (sm_90a
