@@ -631,30 +631,61 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       const bool raised = !narrow_ctas && row_vectors != 8192 && c.weight_dtype == c.input_dtype &&
                           (row_vectors <= 5120 || dtype_size(c.input_dtype) == 2);
       if (raised) staged.min_blocks = std::min(row_vectors <= 5120 ? 8 : 6, staged_ctas_per_sm(staged));
-      // But 16-bit rows of 4608-5120 vectors (hidden 36864-40960; 4.5-5 items of 128 threads) are
-      // held in registers on 8 CTAs of 128 threads: floor 8, every item of the weight pinned
-      // (pin_weight 1, set after the pin rule below), values kept in their type and converted
-      // again for the output (reconvert). Found by a sweep of 1024 x 36864 (session 47). H200,
-      // median us, interleaved in one process, two rounds (session 48, call 3,
-      // docs/results/h200-2026-12-04-s48, pin-r*-call3.txt), this / the full items pinned only
-      // (pin_weight 2) / the rule above: 1024 rows bf16 36864 38.85, 38.59 / 38.98, 38.82 / 41.12,
-      // 41.12; 40960 42.08, 41.82 / 42.18, 41.73 / 45.09, 44.96; f16 36864 38.24, 38.08 / 43.97,
-      // 43.97 / 41.60, 41.18 (pinned full items only, f16's part-filled item waited on its weight);
-      // 38912 39.74, 40.10 / 45.60, 45.50 / 42.94, 43.17; 4096 rows bf16 36864 144.96 / 144.93 /
-      // 151.14; f16 38912 153.12 / 162.72 / 158.94 (91-94 % of copy at 1024 rows, 98 % at 4096).
-      // Not wider (session 47, bf16, full items pinned, the rule above / this / one 512-thread
-      // CTA): 45056 50.14 / 48.83 / 48.48, 49152 53.06 / 58.72 / 52.45, from 53248 on 16-60 %
-      // slower; 16 CTAs of 128 lost at every width (36864 53.28). Not gemma (not timed; its bf16
-      // 40960 kernel spilled 8 bytes under the floor). Not timed: 4097-4607 vectors, fp32 and an
-      // fp32 weight, other row counts, other architectures.
-      if (!info.gemma && dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype &&
-          row_vectors >= 4608 && row_vectors <= 5120) {
-        staged.cluster = 8;
-        staged.threads_per_row = 128;
-        staged.residency = 0;
-        staged.min_blocks = 8;
-        staged.reconvert = true;
+      // But 16-bit rows of 4097-5120 vectors (hidden 32776-40960; 4.x-5 items of 128 threads), a
+      // weight of their own type, are held in registers on 8 CTAs of 128 threads: floor 8, every
+      // item of the weight pinned (pin_weight 1, set after the pin rule below), values kept in
+      // their type and converted again for the output (reconvert). Found by a sweep of 1024 x
+      // 36864 (session 47). H200, median us, interleaved in one process, two rounds (session 48,
+      // call 3, docs/results/h200-2026-12-04-s48, pin-r*-call3.txt), this / the full items pinned
+      // only (pin_weight 2) / the rule above: 1024 rows bf16 36864 38.85, 38.59 / 38.98, 38.82 /
+      // 41.12, 41.12; 40960 42.08, 41.82 / 42.18, 41.73 / 45.09, 44.96; f16 36864 38.24, 38.08 /
+      // 43.97, 43.97 / 41.60, 41.18 (pinned full items only, f16's part-filled item waited on its
+      // weight); 38912 39.74, 40.10 / 45.60, 45.50 / 42.94, 43.17; 4096 rows bf16 36864 144.96 /
+      // 144.93 / 151.14; f16 38912 153.12 / 162.72 / 158.94 (91-94 % of copy at 1024 rows, 98 % at
+      // 4096). Narrower rows and gemma alike, this / the rule above, two rounds (session 49,
+      // docs/results/h200-2026-12-04-s49, narrow-*-call1, edge-*, gheld-*-call2): bf16 33280
+      // 20.38 / 20.90 (512 rows), 36.22 / 37.63 (1024), 133.86 / 138.34 (4096); 33792 36.45 /
+      // 37.95, 133.82 / 138.14; 35840 37.98 / 39.78, 140.10 / 145.98; f16 33792 36.10 / 38.14;
+      // 35840 37.47 / 40.10, 139.58 / 146.11 (2.5-6.5 %); gemma bf16 33792 20.67 / 21.18, 37.06 /
+      // 38.18, 135.65 / 140.19; 40960 23.36 / 24.93, 42.56 / 45.12, 162.53 / 166.88 (its kernel
+      // keeps 8 bytes of stack under the floor); gemma f16 36864 38.40 / 41.09, 144.06 / 151.14;
+      // 40960 42.08 / 44.58, 160.83 / 164.77. A vector count that 8 shares do not split keeps the
+      // rule above (or the one-CTA re-read, where 4 shares do not split it either). Not wider (session 47, bf16, full items pinned, the rule
+      // above / this / one 512-thread CTA): 45056 50.14 / 48.83 / 48.48, 49152 53.06 / 58.72 /
+      // 52.45, from 53248 on 16-60 % slower; 16 CTAs of 128 lost at every width (36864 53.28).
+      // Not timed: fp32 and an fp32 weight, other architectures.
+      const bool held_types = dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype;
+      KernelConfig held = staged;
+      held.cluster = 8;
+      held.threads_per_row = 128;
+      held.residency = 0;
+      held.min_blocks = 8;
+      held.reconvert = true;
+      if (held_types && row_vectors <= 5120 && staged_unsupported(held).empty()) {
+        staged = held;
         held_share = true;
+      }
+      // And their rows of 5121-6143 vectors (hidden 40968-49144; gemma's to 6144) are held by one
+      // CTA of 512 threads (10.x-12 items), the weight loaded after the reduction (residency 1),
+      // reconverted, floored at 2 CTAs an SM: 64 registers, none spilled (f16 47104 took 66
+      // without the floor, one CTA an SM, and ran 10-12 % slower than the rule above). H200,
+      // median us, interleaved in one process, two rounds (session 49, calls 1-2, lw-*-call2,
+      // lwg-*-call2), this / the rule above, 512 / 1024 / 4096 rows: bf16 41984 24.10 / 25.82,
+      // 44.80 / 47.68, 167.58 / 177.02; 45056 25.95 / 27.07, 48.38 / 49.79, 181.28 / 186.69; 48128
+      // 27.62 / 28.86, 51.71 / 52.96, 192.58 / 201.02; f16 44032 26.88 / 27.78, 47.14 / 48.77,
+      // 176.03 / 183.71; 47104 26.94 / 28.32, 50.34 / 52.83, 188.86 / 197.06 (2-7 % at every
+      // width and row count); gemma bf16 41984 44.74 / 47.87, 167.71 / 178.18; 47104 50.43 /
+      // 53.02, 188.70 / 197.98; 49152 52.80 / 53.82, 197.89 / 201.95 (the rule above's gemma
+      // kernel there keeps 8 bytes of stack). But not rmsnorm's 6144 (12 whole items): 27.84 /
+      // 28.51, 52.83 / 52.54, 197.63 / 198.02. From 6145 vectors it spills (16 bytes at 6272).
+      const bool late_row = row_vectors > 5120 && (row_vectors < 6144 || (info.gemma && row_vectors == 6144));
+      if (held_types && late_row) {
+        staged.cluster = 1;
+        staged.threads_per_row = 512;
+        staged.residency = 1;
+        staged.loads = 0;
+        staged.min_blocks = 2;
+        staged.reconvert = true;
       }
     }
     // The fused add's rows of 8193-16383 vectors are held (the layouts above: 8 CTAs of 512

@@ -621,36 +621,55 @@ TEST_CASE("staged shares that end in a part-filled item compile in uneven parts 
 TEST_CASE("rmsnorm rows copied by their own threads under floors of 6 and 8 spill nothing", "[compile][resources]") {
   // Session 44's floors (heuristics.cpp) hold only where ptxas fits the kernel in 32 or 40
   // registers: whole and part-filled item counts of 4.5-15 a thread, 16-bit and fp32 rows with a
-  // weight of their own type. Session 47's held 16-bit rows of 4608-5120 vectors (floor 8, 64
-  // registers) likewise. A spill there cost 12-28 % on the H200, so a compiler that needs
-  // more registers must fail this test, not the rows.
+  // weight of their own type. The held 16-bit rows of 4097-5120 vectors (floor 8, 64 registers;
+  // sessions 47-49) and the late-weight 512-thread rows of 5121-6143 (floor 2, 64 registers;
+  // session 49) likewise, gemma's too but its bf16 40960 (8 bytes, timed: 5.7 % faster than the
+  // copies). A spill there cost 12-28 % on the H200, so a compiler that needs more registers
+  // must fail this test, not the rows.
   int floored = 0;
-  for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
-    for (std::int64_t vectors : {4608, 5120, 5632, 6144, 6656, 7168, 7680, 8704, 9216, 10240, 12288, 15360}) {
-      ProblemSpec p;
-      p.op = Op::rmsnorm;
-      p.dtype = p.weight_dtype = dt;
-      p.hidden = vectors * (16 / dtype_size(dt));
-      p.rows = 1024;
-      const KernelConfig c = choose_config(p, 0, Arch{90});
-      INFO(slug(c));
-      CHECK(resources_of(compile(c)).stack_bytes == 0);
-      if (dtype_size(dt) == 2 && vectors <= 5120) {
-        // Held in registers on 8 CTAs of 128 threads under a floor of 8 (session 47), not copied.
-        CHECK(c.residency == 0);
-        CHECK(c.cluster == 8);
-        CHECK(c.threads_per_row == 128);
-        CHECK(c.min_blocks == 8);
-        CHECK(c.pin_weight == 1);
-        CHECK(c.reconvert);
-        continue;
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16, DType::f32}) {
+      for (std::int64_t vectors :
+           {4160, 4608, 5120, 5248, 5632, 6016, 6144, 6656, 7168, 7680, 8704, 9216, 10240, 12288, 15360}) {
+        ProblemSpec p;
+        p.op = op;
+        p.dtype = p.weight_dtype = dt;
+        p.hidden = vectors * (16 / dtype_size(dt));
+        p.rows = 1024;
+        const KernelConfig c = choose_config(p, 0, Arch{90});
+        INFO(slug(c));
+        const bool gemma = op == Op::gemma_rmsnorm;
+        const int stack = resources_of(compile(c)).stack_bytes;
+        if (gemma && dt == DType::bf16 && vectors == 5120) CHECK(stack == 8);
+        else CHECK(stack == 0);
+        const bool wide16 = dtype_size(dt) == 2;
+        if (wide16 && vectors <= 5120) {
+          // Held in registers on 8 CTAs of 128 threads under a floor of 8, not copied.
+          CHECK(c.residency == 0);
+          CHECK(c.cluster == 8);
+          CHECK(c.threads_per_row == 128);
+          CHECK(c.min_blocks == 8);
+          CHECK(c.pin_weight == 1);
+          CHECK(c.reconvert);
+          continue;
+        }
+        if (wide16 && (vectors < 6144 || (gemma && vectors == 6144))) {
+          // One CTA of 512 threads, the weight late, 2 CTAs an SM.
+          CHECK(c.residency == 1);
+          CHECK(c.cluster == 1);
+          CHECK(c.threads_per_row == 512);
+          CHECK(c.min_blocks == 2);
+          CHECK(c.pin_weight == 0);
+          CHECK(c.reconvert);
+          continue;
+        }
+        CHECK(c.residency == 4);
+        CHECK(c.cluster == (vectors > 9216 ? 8 : 4));
+        if (!gemma && c.min_blocks > 4 && c.cluster == 4) ++floored;
       }
-      CHECK(c.residency == 4);
-      CHECK(c.cluster == (vectors > 9216 ? 8 : 4));
-      if (c.min_blocks > 4 && c.cluster == 4) ++floored;
     }
   }
-  CHECK(floored == 2 * 7 + 2);  // 16-bit: the 7 of 5632-9216 vectors; fp32: the 2 up to 5120
+  CHECK(floored == 2 * 6 + 3);  // rmsnorm 16-bit: the 6 of 6144-9216 vectors; fp32: the 3 up to 5120
 }
 
 TEST_CASE("staged kernels whose second pass goes in one sweep spill nothing on sm_90", "[compile][resources]") {

@@ -313,8 +313,10 @@ std::string check_choice(const KernelConfig& c, const ProblemSpec& p, int max_ve
   if (p.hidden % (c.vec * c.cluster) != 0) return "cluster does not split hidden into whole vectors";
   const std::int64_t vectors = p.hidden / c.vec / c.cluster;
   const std::int64_t items = (vectors + tpr - 1) / tpr;
-  // Held rows must fit registers; a reloaded row (residency 2) is only a loop count.
-  if (c.residency < 2 && items * c.vec > 64) return "more than 64 values per thread held";
+  // Held rows must fit registers: 64 fp32 values, or 64 words of 16-bit values kept in their
+  // type (reconvert); a reloaded row (residency 2) is only a loop count.
+  const std::int64_t held_words = c.reconvert ? (items * c.vec * elem + 3) / 4 : items * c.vec;
+  if (c.residency < 2 && held_words > 64) return "more than 64 registers' worth of values per thread held";
   if (items * c.vec > 512) return "more than 512 values per thread";
   if (c.residency < 0 || c.residency > 4) return "residency outside 0..4";
   if (staged(c)) {
@@ -599,8 +601,10 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(pick(kBulkRowsWide, Arch{100}).threads_per_row == 512);
     CHECK(staged_smem_bytes(pick(kBulkRowsWide, Arch{100})) == (hidden == 262144 ? 131072 : 65536));
   }
-  // Rows between the powers of two (sessions 43-44): rmsnorm's 16-bit rows of 4608-5120 vectors
-  // held in registers on 8 CTAs of 128 threads (session 47), the others of 4097-9216 vectors on 4
+  // Rows between the powers of two (sessions 43-44): rmsnorm's and gemma's 16-bit rows of
+  // 4097-5120 vectors held in registers on 8 CTAs of 128 threads (sessions 47-49; 4100 vectors,
+  // which 8 shares do not split: 4 CTAs), those of 5121-6143 (gemma: 6144) by one 512-thread CTA
+  // with the weight late, floor 2 (session 49), the others of 4097-9216 vectors on 4
   // CTAs of 256 threads copying their own items (the last one part-filled where a share is not whole
   // items: 36864, 4.5 items) under a floor of 8 CTAs an SM up to 5 items, 6 past that (but 65536:
   // 4; 73728: the 5 that shared memory holds), 9217-16383 on 8 CTAs of 128; wider ones on 16 CTAs
@@ -613,8 +617,12 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     std::int64_t hidden;
     int cluster, threads, residency, loads, min_blocks;  // min_blocks -1: the heuristic's floor
   };
-  const Op rms = Op::rmsnorm, fused = Op::fused_add_rmsnorm;
-  const Between between[] = {{rms, 36864, 8, 128, 0, 0, 8},        {rms, 40960, 8, 128, 0, 0, 8},
+  const Op rms = Op::rmsnorm, fused = Op::fused_add_rmsnorm, gemma = Op::gemma_rmsnorm;
+  const Between between[] = {{rms, 32800, 4, 256, 4, 0, 8},        {rms, 33280, 8, 128, 0, 0, 8},
+                             {rms, 36864, 8, 128, 0, 0, 8},        {rms, 40960, 8, 128, 0, 0, 8},
+                             {rms, 41984, 1, 512, 1, 0, 2},        {rms, 47104, 1, 512, 1, 0, 2},
+                             {gemma, 33792, 8, 128, 0, 0, 8},      {gemma, 40960, 8, 128, 0, 0, 8},
+                             {gemma, 45056, 1, 512, 1, 0, 2},      {gemma, 49152, 1, 512, 1, 0, 2},
                              {rms, 49152, 4, 256, 4, 0, 6},        {rms, 57344, 4, 256, 4, 0, 6},
                              {rms, 65536, 4, 256, 4, 0, 4},        {rms, 73728, 4, 256, 4, 0, 5},
                              {rms, 81920, 8, 128, 4, 0, 8},        {rms, 98304, 8, 128, 4, 0, 8},
@@ -637,9 +645,11 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     CHECK(c.loads == w.loads);
     if (w.min_blocks >= 0) CHECK(c.min_blocks == w.min_blocks);
     if (staged(c)) CHECK(staged_unsupported(c).empty());
-    // Held 8-CTA shares pin every item of the weight and convert the output again (sessions 47-48).
-    CHECK(c.pin_weight == (w.op == rms && w.residency == 0 && w.cluster == 8 ? 1 : 0));
-    CHECK(c.reconvert == (w.op == rms && w.residency == 0 && w.cluster == 8));
+    // Held 8-CTA shares pin every item of the weight and convert the output again (sessions
+    // 47-49); the late-weight 512-thread rows convert again, unpinned (session 49).
+    const bool held8 = w.op != fused && w.residency == 0 && w.cluster == 8;
+    CHECK(c.pin_weight == (held8 ? 1 : 0));
+    CHECK(c.reconvert == (held8 || w.residency == 1));
     // Elsewhere the same rules but the 16-CTA clusters (sm_90 only): 4 CTAs of 512 there.
     if (w.cluster != 16) {
       KernelConfig d = c;

@@ -970,28 +970,46 @@ TEST_CASE("default configs at the row counts that switch kernels: wide rows", "[
 
 // rmsnorm's 16-bit rows of 4608-5120 vectors held on 8 CTAs of 128 threads from kBulkRowsWide
 // rows (weight pinned, values reconverted): both sides of the switch, out of place and in place.
-TEST_CASE("default configs: rmsnorm rows held on 8-CTA clusters", "[gpu][rmsnorm]") {
+TEST_CASE("default configs: wide 16-bit rows held on 8-CTA clusters or by one 512-thread CTA", "[gpu][rmsnorm]") {
   use_device0();
   auto rng = fresh_rng();
   const normjit::detail::Arch arch = normjit::detail::Runtime::get().device_arch(0);
   struct Case {
+    Op op;
     DType dtype;
     std::int64_t hidden;
+    bool late;  // 5121-6143 vectors (gemma's to 6144): one 512-thread CTA, the weight late
   };
-  for (const Case& k : {Case{DType::bf16, 36864}, Case{DType::f16, 40960}, Case{DType::bf16, 38912}}) {
-    for (std::int64_t rows : {normjit::detail::kBulkRowsWide - 1, normjit::detail::kBulkRowsWide, std::int64_t(1024)}) {
+  // 8 x 128 held (4097-5120 vectors; gemma bf16 40960 keeps 8 bytes of stack), and the late-weight
+  // rows, at 2048 rows with the output's evict-last hint too.
+  const Case cases[] = {{Op::rmsnorm, DType::bf16, 36864, false},       {Op::rmsnorm, DType::f16, 40960, false},
+                        {Op::rmsnorm, DType::bf16, 38912, false},       {Op::rmsnorm, DType::f16, 33280, false},
+                        {Op::gemma_rmsnorm, DType::bf16, 40960, false}, {Op::rmsnorm, DType::bf16, 41984, true},
+                        {Op::rmsnorm, DType::f16, 47104, true},         {Op::gemma_rmsnorm, DType::bf16, 49152, true}};
+  for (const Case& k : cases) {
+    for (std::int64_t rows : {normjit::detail::kBulkRowsWide - 1, normjit::detail::kBulkRowsWide, std::int64_t(1024),
+                              std::int64_t(2048)}) {
+      if (rows == 2048 && !k.late) continue;
       normjit::ProblemSpec p;
-      p.op = Op::rmsnorm;
+      p.op = k.op;
       p.dtype = p.weight_dtype = k.dtype;
       p.hidden = k.hidden;
       p.rows = rows;
       const normjit::detail::KernelConfig cfg = normjit::detail::choose_config(p, 0, arch);
       INFO(rows << " x " << k.hidden << " -> " << normjit::detail::slug(cfg));
-      if (arch.cc == 90)
-        CHECK((cfg.cluster == 8 && cfg.residency == 0 && cfg.pin_weight == 1) == (rows >= normjit::detail::kBulkRowsWide));
+      if (arch.cc == 90) {
+        const bool wide_rule = rows >= normjit::detail::kBulkRowsWide;
+        if (k.late) {
+          CHECK((cfg.cluster == 1 && cfg.threads_per_row == 512 && cfg.residency == 1 && cfg.min_blocks == 2) ==
+                wide_rule);
+          if (rows == 2048) CHECK(cfg.keep_out);
+        } else {
+          CHECK((cfg.cluster == 8 && cfg.residency == 0 && cfg.pin_weight == 1) == wide_rule);
+        }
+      }
       for (OutForm form : {OutForm::Separate, OutForm::InPlace}) {
         RmsCase c;
-        c.op = Op::rmsnorm;
+        c.op = k.op;
         c.dtype = c.weight_dtype = k.dtype;
         c.rows = rows;
         c.hidden = k.hidden;
