@@ -653,14 +653,20 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // rule above (or the one-CTA re-read, where 4 shares do not split it either). Not wider (session 47, bf16, full items pinned, the rule
       // above / this / one 512-thread CTA): 45056 50.14 / 48.83 / 48.48, 49152 53.06 / 58.72 /
       // 52.45, from 53248 on 16-60 % slower; 16 CTAs of 128 lost at every width (36864 53.28).
-      // Not timed: fp32 and an fp32 weight, other architectures.
-      const bool held_types = dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype;
+      // fp32 rows of 4097-5120 4-vectors (hidden 16388-20480) alike, every item pinned, nothing
+      // to reconvert: this / the rule above, two rounds (session 49, call 6, f32held-*-call6),
+      // 1024 / 4096 rows: 16896 34.69 / 37.22, 131.33 / 136.29; 18432 37.18 / 40.00, 143.39 /
+      // 148.86; 20480 41.06 / 43.81, 159.84 / 163.97 (93.8-96.0 % of copy at 1024 rows). Not
+      // gemma's fp32 rows (its 20480 kernel keeps 16 bytes of stack under the floor; not timed),
+      // nor an fp32 weight with 16-bit rows (not timed), nor other architectures (not measured).
+      const bool held_types = c.weight_dtype == c.input_dtype && (dtype_size(c.input_dtype) == 2 || !info.gemma);
+      const bool wide16 = dtype_size(c.input_dtype) == 2;
       KernelConfig held = staged;
       held.cluster = 8;
       held.threads_per_row = 128;
       held.residency = 0;
       held.min_blocks = 8;
-      held.reconvert = true;
+      held.reconvert = wide16;
       if (held_types && row_vectors <= 5120 && staged_unsupported(held).empty()) {
         staged = held;
         held_share = true;
@@ -678,8 +684,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 53.02, 188.70 / 197.98; 49152 52.80 / 53.82, 197.89 / 201.95 (the rule above's gemma
       // kernel there keeps 8 bytes of stack). But not rmsnorm's 6144 (12 whole items): 27.84 /
       // 28.51, 52.83 / 52.54, 197.63 / 198.02. From 6145 vectors it spills (16 bytes at 6272).
+      // fp32 rows there (hidden 20484-24572) not: one 512-thread CTA ran 1.2-3.2 % faster at 4096
+      // rows but up to 2.3 % slower at 1024 (f32lw-*-call6). Nor 2-CTA clusters of it at
+      // 6144-7680 16-bit vectors: within -2/+1 % of the rule above (c2lw-*-call6).
       const bool late_row = row_vectors > 5120 && (row_vectors < 6144 || (info.gemma && row_vectors == 6144));
-      if (held_types && late_row) {
+      if (held_types && wide16 && late_row) {
         staged.cluster = 1;
         staged.threads_per_row = 512;
         staged.residency = 1;

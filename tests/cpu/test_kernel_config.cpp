@@ -659,12 +659,18 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
       CHECK(pick(kBulkRowsWide, Arch{100}).cluster == 4);
     }
   }
-  // The floors by dtype: fp32 rows (vectors of 4) take 8 up to 5 items, else 4; an fp32 weight
-  // with 16-bit rows keeps 4 throughout (it spilled under 6 and 8).
+  // The floors by dtype: fp32 rows (vectors of 4) take 8 up to 5 items (held there since session
+  // 49), else 4; an fp32 weight with 16-bit rows keeps 4 throughout (it spilled under 6 and 8).
   p.op = Op::rmsnorm;
   p.dtype = p.weight_dtype = DType::f32;
-  p.hidden = 18432;
+  p.hidden = 18432;  // 4608 4-vectors: held on 8 x 128 as the 16-bit rows (session 49), not reconverted
   CHECK(pick(kBulkRowsWide).min_blocks == 8);
+  CHECK(pick(kBulkRowsWide).cluster == 8);
+  CHECK(pick(kBulkRowsWide).residency == 0);
+  CHECK(pick(kBulkRowsWide).pin_weight == 1);
+  CHECK_FALSE(pick(kBulkRowsWide).reconvert);
+  p.hidden = 22528;  // 5632: not the late-weight 512-thread CTA of the 16-bit rows
+  CHECK(pick(kBulkRowsWide).residency == 4);
   p.hidden = 24576;
   CHECK(pick(kBulkRowsWide).min_blocks == 4);
   p.hidden = 40960;
