@@ -496,7 +496,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // docs/results/h200-2026-11-30-s5). Wider: shares of <= 2048 vectors held on 512 threads
   // with plain loads: 173.5/150.9 (65536), 374.6/308.6 (131072) (its 4096-vector shares spill
   // so: 1659 us at 262144), wider shares re-read on 256 threads: 914.8/832.2 (262144).
-  bool held_share = false;  // rmsnorm rows held on 8 CTAs of 128 threads (below): pin the weight
+  bool held_share = false;  // rows held on 8 CTAs of 128 threads (below): pin the weight
   if (c.cluster > 1 && p.rows >= kBulkRowsWide) {
     if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
@@ -650,23 +650,23 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 38.18, 135.65 / 140.19; 40960 23.36 / 24.93, 42.56 / 45.12, 162.53 / 166.88 (its kernel
       // keeps 8 bytes of stack under the floor); gemma f16 36864 38.40 / 41.09, 144.06 / 151.14;
       // 40960 42.08 / 44.58, 160.83 / 164.77. A vector count that 8 shares do not split keeps the
-      // rule above (or the one-CTA re-read, where 4 shares do not split it either). Not wider (session 47, bf16, full items pinned, the rule
-      // above / this / one 512-thread CTA): 45056 50.14 / 48.83 / 48.48, 49152 53.06 / 58.72 /
-      // 52.45, from 53248 on 16-60 % slower; 16 CTAs of 128 lost at every width (36864 53.28).
+      // rule above (or the one-CTA re-read, where 4 shares do not split it either). Not wider
+      // (session 47, bf16, full items pinned, the rule above / this / one 512-thread CTA): 45056
+      // 50.14 / 48.83 / 48.48, 49152 53.06 / 58.72 / 52.45, from 53248 on 16-60 % slower; 16 CTAs
+      // of 128 lost at every width (36864 53.28).
       // fp32 rows of 4097-5120 4-vectors (hidden 16388-20480) alike, every item pinned, nothing
       // to reconvert: this / the rule above, two rounds (session 49, call 6, f32held-*-call6),
       // 1024 / 4096 rows: 16896 34.69 / 37.22, 131.33 / 136.29; 18432 37.18 / 40.00, 143.39 /
       // 148.86; 20480 41.06 / 43.81, 159.84 / 163.97 (93.8-96.0 % of copy at 1024 rows). Not
       // gemma's fp32 rows (its 20480 kernel keeps 16 bytes of stack under the floor; not timed),
       // nor an fp32 weight with 16-bit rows (not timed), nor other architectures (not measured).
-      const bool held_types = c.weight_dtype == c.input_dtype && (dtype_size(c.input_dtype) == 2 || !info.gemma);
-      const bool wide16 = dtype_size(c.input_dtype) == 2;
+      const bool held_types = c.weight_dtype == c.input_dtype && (!fp32 || !info.gemma);
       KernelConfig held = staged;
       held.cluster = 8;
       held.threads_per_row = 128;
       held.residency = 0;
       held.min_blocks = 8;
-      held.reconvert = wide16;
+      held.reconvert = !fp32;
       if (held_types && row_vectors <= 5120 && staged_unsupported(held).empty()) {
         staged = held;
         held_share = true;
@@ -688,7 +688,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // rows but up to 2.3 % slower at 1024 (f32lw-*-call6). Nor 2-CTA clusters of it at
       // 6144-7680 16-bit vectors: within -2/+1 % of the rule above (c2lw-*-call6).
       const bool late_row = row_vectors > 5120 && (row_vectors < 6144 || (info.gemma && row_vectors == 6144));
-      if (held_types && wide16 && late_row) {
+      if (held_types && !fp32 && late_row) {
         staged.cluster = 1;
         staged.threads_per_row = 512;
         staged.residency = 1;
@@ -818,7 +818,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // Clusters, split rows and several rows per block were not timed pinned.
   c.pin_weight = pin_weight_applies(c) && c.cluster == 1 && c.split == 1 && c.rows_per_block == 1 &&
                  p.rows >= kPinWeightRows && !(info.residual && vectors > 1024);
-  // rmsnorm's held 8-CTA shares (the wide rows above) pin every item, the part-filled one too,
+  // The held 8-CTA shares (the wide rows above) pin every item, the part-filled one too,
   // where the pin applies to the config they ended with.
   if (held_share && c.cluster == 8 && pin_weight_applies(c)) c.pin_weight = 1;
   // But the fused add's 16-bit rows of 129-255 vectors (hidden 1032-2040; 128 threads, the second

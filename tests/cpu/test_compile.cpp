@@ -576,9 +576,9 @@ TEST_CASE("rmsnorm's hinted re-read kernels fit 32 registers without a stack on 
 // rule re-measured. (The condition is the template's, restated here.)
 TEST_CASE("staged shares that end in a part-filled item compile in uneven parts without spills", "[compile][resources]") {
   // Defaults of session 43's rules whose shares are not whole items of every thread: 4.004 items
-  // on 4 x 256 own copies (gemma 32800, 4100 vectors, which 8 shares do not split; the 16-bit rows
-  // of 4097-5120 vectors that they do split are held on 8 x 128 since sessions 47-49), 8.5 on 4 x 512 and 16 x 128 bulk copies
-  // (139264: parts of 2, 2, 2, 3), 14.5 on 16 x 128 (the fused add 237568), 12.5 and 10.5 on
+  // on 4 x 256 own copies (gemma 32800, 4100 vectors, which 8 shares do not split; the rows of
+  // 4097-5120 vectors that they do split are held on 8 x 128 since sessions 47-49), 8.5 on 4 x
+  // 512 and 16 x 128 bulk copies (139264: parts of 2, 2, 2, 3), 14.5 on 16 x 128 (the fused add 237568), 12.5 and 10.5 on
   // rmsnorm's 16 x 128 (session 44: whole items unrolled, then the part-filled one); and 8.5 items
   // by per-thread copies, forced.
   struct Case {
@@ -622,9 +622,9 @@ TEST_CASE("rmsnorm rows copied by their own threads under floors of 6 and 8 spil
   // Session 44's floors (heuristics.cpp) hold only where ptxas fits the kernel in 32 or 40
   // registers: whole and part-filled item counts of 4.5-15 a thread, 16-bit and fp32 rows with a
   // weight of their own type. The held rows of 4097-5120 vectors (floor 8, 64 registers;
-  // sessions 47-49, fp32 too) and the late-weight 512-thread rows of 5121-6143 (floor 2, 64 registers;
-  // session 49) likewise, gemma's too but its bf16 40960 (8 bytes, timed: 5.7 % faster than the
-  // copies). A spill there cost 12-28 % on the H200, so a compiler that needs more registers
+  // sessions 47-49, fp32 too) and the late-weight 512-thread rows of 5121-6143 (floor 2, 64
+  // registers; session 49) likewise, gemma's too but its bf16 40960 (8 bytes, timed: 5.7 %
+  // faster than the copies). A spill there cost 12-28 % on the H200, so a compiler that needs more registers
   // must fail this test, not the rows.
   int floored = 0;
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {

@@ -968,8 +968,9 @@ TEST_CASE("default configs at the row counts that switch kernels: wide rows", "[
   check_switches(true);
 }
 
-// rmsnorm's 16-bit rows of 4608-5120 vectors held on 8 CTAs of 128 threads from kBulkRowsWide
-// rows (weight pinned, values reconverted): both sides of the switch, out of place and in place.
+// Wide rows from kBulkRowsWide rows: 4097-5120 vectors held on 8 CTAs of 128 threads (weight
+// pinned, 16-bit values reconverted), 16-bit 5121-6143 by one late-weight 512-thread CTA; both
+// sides of the switch, out of place and in place.
 TEST_CASE("default configs: wide rows held on 8-CTA clusters or by one 512-thread CTA", "[gpu][rmsnorm]") {
   use_device0();
   auto rng = fresh_rng();
@@ -980,8 +981,8 @@ TEST_CASE("default configs: wide rows held on 8-CTA clusters or by one 512-threa
     std::int64_t hidden;
     bool late;  // 5121-6143 vectors (gemma's to 6144): one 512-thread CTA, the weight late
   };
-  // 8 x 128 held (4097-5120 vectors, rmsnorm fp32 too; gemma bf16 40960 keeps 8 bytes of stack), and the
-  // 16-bit late-weight rows, at 2048 rows with the output's evict-last hint too.
+  // 8 x 128 held (rmsnorm fp32 too; gemma bf16 40960 keeps 8 bytes of stack), and the
+  // late-weight rows, at 2048 rows with the output's evict-last hint too.
   const Case cases[] = {{Op::rmsnorm, DType::bf16, 36864, false},       {Op::rmsnorm, DType::f16, 40960, false},
                         {Op::rmsnorm, DType::bf16, 38912, false},       {Op::rmsnorm, DType::f16, 33280, false},
                         {Op::gemma_rmsnorm, DType::bf16, 40960, false}, {Op::rmsnorm, DType::bf16, 41984, true},
