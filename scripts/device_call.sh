@@ -71,6 +71,6 @@ rounds_side_by_side() {
   for r in $(seq 1 "$rounds"); do
     grep -E "x[01]\.[0-9]+|not valid|FAILED" "$R/$name-r$r.txt" |
       awk -v r=$r '{ if ($0 ~ /not valid|FAILED/) print substr($0,1,200); else print r,$2,$3,$4,$5,$6 }'
-  done | sort -k2,2 -k3,3n -k5,5 -k1,1n |
+  done | sort -k2,2 -k3,3n -k4,4n -k5,5 -k1,1n |
     awk '{k=$2" "$3" "$4" "$5; if (k!=p) {if (p!="") print line; line=k; p=k} line=line" "$6} END {print line}'
 }
