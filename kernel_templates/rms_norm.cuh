@@ -34,6 +34,8 @@
 //   kWeightFirst (residency 0: the weight is loaded before the PDL wait; the host picks it only
 //   when the caller promised that nothing in flight writes the weight)
 //   kKeepOut (output stores with an L2 evict-last hint)
+//   kKeepTailBytes (with kKeepOut: the hint only on the rows of the output's last bytes; 0: every
+//   row. rms_norm_row only)
 //   kPinWeight (residency 0: the weight loads are issued before the row's data is used; 2: not
 //   the part-filled last item's)
 //   kRowsPerThread (1, or 2, 4 or 8 for short rows: rms_norm_rows)
@@ -138,15 +140,34 @@ __device__ __forceinline__ void normalize_vec(const X& x, float rstd, const Pack
   }
 }
 
-// The second pass's store of one output vector at element `col` of the row. Hinted 16-bit stores
-// of rows not held in registers (kKeep false) of 4+ vectors a thread: base + offset inside the asm
-// (registers). Not for held rows: their kernels took it up or down by 2-10 registers.
+// The second pass's store of one output vector at element `col` of the row; with Cfg::kKeepOut
+// hinted where `hinted` (the row is in the tail Cfg::kKeepTailBytes names: keep_tail_row), plain
+// elsewhere. Hinted 16-bit stores of rows not held in registers (kKeep false) of 4+ vectors a
+// thread: base + offset inside the asm (registers). Not for held rows: their kernels took it up or
+// down by 2-10 registers.
 template <class Cfg, bool kKeep, int kItems, class T, int kVec>
-__device__ __forceinline__ void store_out_vec(T* row, int col, const float (&y)[kVec]) {
-  if constexpr (Cfg::kKeepOut && !kKeep && sizeof(T) == 2 && kVec * sizeof(T) == 16 && kItems >= 4)
+__device__ __forceinline__ void store_out_vec(T* row, int col, const float (&y)[kVec], bool hinted) {
+  if (Cfg::kKeepOut && !hinted)
+    store_vec<T, kVec, false>(row + col, y);
+  else if constexpr (Cfg::kKeepOut && !kKeep && sizeof(T) == 2 && kVec * sizeof(T) == 16 && kItems >= 4)
     store_vec_keep_at<T, kVec>(row, (long long)col * (long long)sizeof(T), y);
   else
     store_vec<T, kVec, Cfg::kKeepOut>(row + col, y);
+}
+
+// Whether `row` is one whose output takes the hint under Cfg::kKeepTailBytes: one of the rows of
+// the output's last kKeepTailBytes (at least the last row), every row when it is 0 (a constant
+// true then). Blocks are dispatched in grid order, so these rows are written last and their lines
+// are the ones the L2 still holds when the kernel ends.
+template <class Cfg>
+__device__ __forceinline__ bool keep_tail_row(i64 row, i64 rows) {
+  if constexpr (Cfg::kKeepTailBytes == 0) {
+    return true;
+  } else {
+    constexpr i64 kRowBytes = i64(Cfg::kHidden) * i64(sizeof(typename Cfg::Out));
+    constexpr i64 kTailRows = Cfg::kKeepTailBytes / kRowBytes > 0 ? Cfg::kKeepTailBytes / kRowBytes : 1;
+    return row >= rows - kTailRows;
+  }
 }
 
 // Short rows (a row's threads within one warp) with kRowsPerThread > 1: each thread owns the same
@@ -170,6 +191,7 @@ __device__ __forceinline__ void rms_norm_rows(const NormParams& p) {
                     !Cfg::kResidual && !Cfg::kPinWeight,
                 "rows per thread: a row within one warp, held with its weight, rmsnorm only");
   static_assert(!Cfg::kWeightShared || kRows > 1, "a weight shared by the block's row groups: several of them");
+  static_assert(Cfg::kKeepTailBytes == 0, "keep_tail: rows one a thread group (rms_norm_row)");
   static_assert(!Cfg::kHeadBlocks || (Cfg::k3D && !Cfg::kDense && Cfg::kPrefetch == 0),
                 "head blocks: per-head rows, addressed by token and head, no prefetch");
 
@@ -350,6 +372,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   auto owned = [&](int it) { return kSplit == 1 || it / (kItems / kSplit) == part; };
   // A one-row block is never past the end: the grid has exactly one block per row.
   const bool active = kRows == 1 || row < p.rows;
+  const bool hinted = keep_tail_row<Cfg>(row, p.rows);
   auto col_of = [&](int it) { return first + (it * kGroup + lane) * kVec; };
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < kSpan; };
 
@@ -669,7 +692,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       late_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
-      store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y);
+      store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y, hinted);
     };
     if (active) {
 #pragma unroll(kSecondUnroll)
@@ -715,7 +738,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       else late_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
-      store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y);
+      store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y, hinted);
     }
   }
 

@@ -46,6 +46,7 @@ ConfigOverride parse_config_override(const std::string& text) {
     else if (k == "split") o.split = v;
     else if (k == "weight_first") o.weight_first = v;
     else if (k == "keep_out") o.keep_out = v;
+    else if (k == "keep_tail") o.keep_tail = v;
     else if (k == "pin_weight") o.pin_weight = v;
     else if (k == "rpt" || k == "rows_per_thread") o.rows_per_thread = v;
     else if (k == "trigger") o.trigger = v;
@@ -57,7 +58,7 @@ ConfigOverride parse_config_override(const std::string& text) {
     else
       throw std::invalid_argument("config override: unknown key " + k +
                                   " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, "
-                                  "keep_out, pin_weight, rpt, trigger, prefetch, reconvert, dense, weight_shared, head_blocks)");
+                                  "keep_out, keep_tail, pin_weight, rpt, trigger, prefetch, reconvert, dense, weight_shared, head_blocks)");
   }
   return o;
 }
@@ -65,9 +66,9 @@ ConfigOverride parse_config_override(const std::string& text) {
 std::string config_override_text(const KernelConfig& c) {
   return fmt::format(
       "tpr={},rpb={},vec={},residency={},minb={},loads={},stores={},cluster={},split={},weight_first={},"
-      "keep_out={},pin_weight={},rpt={},trigger={},prefetch={},reconvert={},dense={},weight_shared={},head_blocks={}",
+      "keep_out={},keep_tail={},pin_weight={},rpt={},trigger={},prefetch={},reconvert={},dense={},weight_shared={},head_blocks={}",
       c.threads_per_row, c.rows_per_block, c.vec, c.residency, c.min_blocks, c.loads, c.stores, c.cluster, c.split,
-      int(c.weight_first), int(c.keep_out), c.pin_weight, c.rows_per_thread, trigger_name(c.trigger),
+      int(c.weight_first), int(c.keep_out), c.keep_tail, c.pin_weight, c.rows_per_thread, trigger_name(c.trigger),
       prefetch_name(c.prefetch), int(c.reconvert), int(c.dense), int(c.weight_shared), int(c.head_blocks));
 }
 

@@ -11,7 +11,7 @@ namespace normjit::detail {
 
 // "tpr=128,residency=2,trigger=early,..." -> the override those fields force (the others keep the
 // heuristic's). Keys: tpr (threads_per_row), rpb (rows_per_block), vec, residency, minb
-// (min_blocks), loads, stores, cluster, split, weight_first, keep_out, pin_weight, rpt
+// (min_blocks), loads, stores, cluster, split, weight_first, keep_out, keep_tail (MiB), pin_weight, rpt
 // (rows_per_thread), trigger (also auto, early, end), prefetch (also none, or weight, residual,
 // input joined by '+'), reconvert, dense, weight_shared, head_blocks. Throws std::invalid_argument naming the pair that is wrong.
 ConfigOverride parse_config_override(const std::string& text);

@@ -38,7 +38,7 @@ std::vector<std::int64_t> keep_out_row_classes(const ProblemSpec& problem) {
   const std::int64_t row_bytes = problem.hidden * dtype_size(problem.dtype);
   auto from = [&](std::int64_t bytes) { return (bytes + row_bytes - 1) / row_bytes; };  // rows >= bytes
   return {kKeepOutShortBytes / row_bytes + 1, from(kKeepOutHeldBytes), from(kKeepOutRereadBytes),
-          kHintedWidePlainBytes / row_bytes + 1, from(kKeepOutRereadEndBytes)};
+          kHintedWidePlainBytes / row_bytes + 1, from(kKeepTailBytes), from(kKeepOutRereadEndBytes)};
 }
 
 int wave_window_sms(std::int64_t rows) {
@@ -1261,14 +1261,40 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // - Held 16-bit rows of 1537-2047 vectors on 512 threads (weight loaded late): 40 registers
   //   without the hint, 44 with it, 2 CTAs an SM instead of 3: 14336 at 4096 rows (112 MiB) 57.0
   //   without, 59.0 with (12288, 1536 vectors at 40 registers either way: 48.9 / 47.4).
+  // - The hint on the tail (KernelConfig::keep_tail): short re-read rows past the window, where
+  //   hinting every row lost, and from 128 MiB on 128-256 threads, hint only the rows of the
+  //   output's last kKeepTailMib = 16 MiB, so the kernel ends with them in L2 rather than with
+  //   lines that evicted one another. H200, median us, interleaved in one process, two rounds
+  //   (session 51, call 2, docs/results/h200-2026-12-04-s51): no hint (no floor) / every row / the
+  //   last 16 / 32 / 64 MiB: bf16 32768 x 4096 126.02, 125.41 / 126.62, 126.14 / 124.96, 124.32 /
+  //   125.22, 124.67 / 125.60, 124.93; 65536 x 4096 249.95, 249.63 / 252.45, 252.48 / 248.51,
+  //   248.77; 32768 x 8192 248.42, 248.54 / 249.28, 249.44 / 247.90, 247.20; 65536 x 8192 495.68,
+  //   495.14 / 499.81, 499.52 / 493.89, 494.18; gemma 32768 x 4096 125.54, 125.28 / 125.76, 125.66
+  //   / 124.45, 124.42, x 8192 248.64, 248.99 / 249.25, 249.41 / 247.68, 247.55; 65536 x 2560 (128
+  //   threads) 157.09, 158.02 / 157.92, 157.50 / 156.10, 155.84; 65536 x 3584 217.73, 217.76 /
+  //   217.70, 217.73 / 216.83, 216.93; fp32 32768 x 2048 125.47, 125.28 / 126.18, 126.50 / 124.77,
+  //   124.80; fp32 16384 x 4096 125.12, 125.09 / 125.44, 125.57 / 124.22, 124.26. Inside the window,
+  //   every row / the last 16 MiB: 32768 x 2560 79.23, 79.33 / 78.59, 78.43; 32768 x 3584 109.34,
+  //   109.66 / 108.99, 108.96; f16 16384 x 4096 63.39, 63.55 / 62.91, 62.72; fp32 16384 x 2048 63.26,
+  //   63.17 / 63.04, 63.01 (f16 12288 x 4096, 96 MiB: level). Not where it lost or was level: 512
+  //   threads with part-filled items (32768 x 7168 218.21, 217.98 without / 219.55, 219.26; 65536 x
+  //   7168 432.64, 432.32 / 434.75, 434.59), 1024 threads (f16 16384 x 18432 279.94, 280.10 /
+  //   280.10, 280.16), held rows (fp32 16384 x 8192 every row 252.45, 252.54 / the tail 253.89,
+  //   253.41), and the fused add (session 51, call 1: every row 0.5-0.8 % ahead of the tail at 8192 x
+  //   16384 and 32768 x 4096). 512 threads with whole items inside the window (8192 x 8192) were not
+  //   timed with it and keep the hint on every row.
   if (!info.residual && c.cluster == 1 && c.split == 1 && c.residency <= 2) {
     const std::int64_t row_bytes = p.hidden * dtype_size(c.output_dtype);
     const std::int64_t out_bytes = p.rows * row_bytes;
     const std::int64_t threads = c.block_threads();
     if (c.residency == 2) {
       const bool short_row = !over_keep_out_vectors(row_vectors, threads);
-      c.keep_out = out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes &&
-                   (short_row || c.loads == 0);
+      const bool tail = short_row && ((threads <= 256 && out_bytes >= kKeepTailBytes) ||
+                                      (threads == 512 && row_vectors % threads == 0 &&
+                                       out_bytes >= kKeepOutRereadEndBytes));
+      c.keep_out = tail || (out_bytes >= kKeepOutRereadBytes && out_bytes < kKeepOutRereadEndBytes &&
+                            (short_row || c.loads == 0));
+      if (tail) c.keep_tail = kKeepTailMib;
       if (c.keep_out && short_row && c.min_blocks == 0 && threads >= 256)
         c.min_blocks = int(arch.max_threads_per_sm() / threads);
     } else {

@@ -40,13 +40,18 @@ constexpr std::int64_t kKeepOutRows = 2048;
 // rmsnorm's output stores carry the same hint where its output outgrows the L2 by these bytes
 // (choose_rms_norm): held rows (residency 0 or 1) from kKeepOutHeldBytes, or above
 // kKeepOutShortBytes for rows of at most kKeepOutShortRowBytes; re-read rows (residency 2) from
-// kKeepOutRereadBytes until kKeepOutRereadEndBytes. keep_out_row_classes gives the row counts at
-// these bytes, which prewarm adds for a problem of unknown rows.
+// kKeepOutRereadBytes until kKeepOutRereadEndBytes. Short re-read rows take it on the rows of the
+// output's last kKeepTailMib MiB only (KernelConfig::keep_tail): on 128-256 threads from
+// kKeepTailBytes, on 512 threads with whole items from kKeepOutRereadEndBytes (choose_rms_norm's
+// end). keep_out_row_classes gives the row counts at these bytes, which prewarm adds for a problem
+// of unknown rows.
 constexpr std::int64_t kKeepOutHeldBytes = std::int64_t(96) << 20;
 constexpr std::int64_t kKeepOutShortBytes = std::int64_t(48) << 20;
 constexpr std::int64_t kKeepOutShortRowBytes = 512;
 constexpr std::int64_t kKeepOutRereadBytes = std::int64_t(64) << 20;
 constexpr std::int64_t kKeepOutRereadEndBytes = std::int64_t(256) << 20;
+constexpr std::int64_t kKeepTailBytes = std::int64_t(128) << 20;
+constexpr int kKeepTailMib = 16;
 // Row count from which a row held in registers with its weight, one row per CTA and no cluster,
 // pins the weight loads ahead of the row's first use (KernelConfig::pin_weight, choose_rms_norm).
 constexpr std::int64_t kPinWeightRows = 256;

@@ -17,6 +17,7 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          rows_per_block == o.rows_per_block && cluster == o.cluster && split == o.split &&
          residency == o.residency && min_blocks == o.min_blocks && loads == o.loads &&
          stores == o.stores && weight_first == o.weight_first && keep_out == o.keep_out &&
+         keep_tail == o.keep_tail &&
          pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread && trigger == o.trigger &&
          prefetch == o.prefetch && reconvert == o.reconvert && dense == o.dense &&
          weight_shared == o.weight_shared && head_blocks == o.head_blocks && arch == o.arch;
@@ -38,7 +39,7 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                            (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48) ^
                            (std::uint64_t(c.rows_per_thread) << 56) ^ (std::uint64_t(c.reconvert) << 62) ^
                            (std::uint64_t(c.dense) << 61) ^ (std::uint64_t(c.weight_shared) << 31) ^
-                           (std::uint64_t(c.head_blocks) << 30));  // hidden < 2^30
+                           (std::uint64_t(c.head_blocks) << 30) ^ (std::uint64_t(std::uint32_t(c.keep_tail)) << 20));  // hidden < 2^30
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -56,6 +57,8 @@ bool reconvert_applies(const KernelConfig& c) {
 bool dense_applies(const KernelConfig& c) { return c.rows_per_thread > 1 && !c.rank3; }
 
 bool weight_shared_applies(const KernelConfig& c) { return c.rows_per_thread > 1 && c.rows_per_block > 1; }
+
+bool keep_tail_applies(const KernelConfig& c) { return c.keep_out && c.rows_per_thread == 1; }
 
 bool head_blocks_applies(const KernelConfig& c) { return c.rank3 && c.rows_per_thread > 1 && c.prefetch == 0; }
 
@@ -81,7 +84,7 @@ std::string canonical_json(const KernelConfig& c) {
   // nlohmann::json objects are std::map-backed: keys come out sorted, so dump() is canonical.
   // Bump "schema" whenever a field's meaning changes.
   nlohmann::json j = {
-      {"schema", 15},
+      {"schema", 16},
       {"op", op_name(c.op)},
       {"input_dtype", dtype_name(c.input_dtype)},
       {"weight_dtype", dtype_name(c.weight_dtype)},
@@ -99,6 +102,7 @@ std::string canonical_json(const KernelConfig& c) {
       {"stores", stores_name(c.stores)},
       {"weight_first", c.weight_first},
       {"keep_out", c.keep_out},
+      {"keep_tail", c.keep_tail},
       {"pin_weight", pin_weight_name(c.pin_weight)},
       {"rows_per_thread", c.rows_per_thread},
       {"trigger", trigger_name(c.trigger)},
@@ -269,6 +273,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.stores != 0) s += "-stitem";
   if (c.weight_first) s += "-wf";
   if (c.keep_out) s += "-keep";
+  if (c.keep_tail != 0) s += fmt::format("-kt{}", c.keep_tail);
   if (c.pin_weight) s += c.pin_weight == 2 ? "-pwf" : "-pw";
   if (c.rows_per_thread != 1) s += fmt::format("-x{}", c.rows_per_thread);
   if (c.trigger != 0) s += fmt::format("-pdl{}", trigger_name(c.trigger));

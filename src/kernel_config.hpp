@@ -13,6 +13,9 @@
 
 namespace normjit::detail {
 
+// The largest KernelConfig::keep_tail (MiB): 64 GiB of output.
+constexpr int kMaxKeepTailMib = 65536;
+
 struct KernelConfig {
   Op op = Op::rmsnorm;
   DType input_dtype = DType::bf16;
@@ -51,6 +54,14 @@ struct KernelConfig {
   // (typically a GEMM) reads, outlast the input lines in L2, and their write-back to HBM need
   // not happen while this kernel still streams its inputs.
   bool keep_out = false;
+  // With keep_out: only the rows of the last keep_tail MiB of output (in the grid's row order,
+  // which is the order the GPU dispatches blocks in) take the hint; 0: every row. Where the
+  // output is several times the L2, hinting every row fills the L2 with hinted lines that
+  // evict one another (and a re-read row's input) long before the kernel ends; hinting the
+  // tail leaves the last of the output in L2, unwritten to HBM, when the kernel ends, and as
+  // much of it for the next kernel to read (heuristics.cpp: choose_rms_norm's end). Rows one
+  // a thread group (rows_per_thread 1) only: keep_tail_unsupported.
+  std::int32_t keep_tail = 0;
   // A row held in registers with its weight (residency 0, stores after all loads): the row's
   // first word takes `| (weight word & 0)`, with a zero ptxas cannot fold, so that every weight
   // load is issued before the row's data is used. Left alone, ptxas schedules read-only weight
@@ -164,6 +175,10 @@ bool head_blocks_fit(const KernelConfig& c, std::int64_t heads);
 // 0) of one CTA (no cluster, no split), no fused add, no pinned weight. Checked for overrides and
 // by the heuristic alike.
 std::string rows_per_thread_unsupported(const KernelConfig& c);
+
+// Whether KernelConfig::keep_tail can apply to `c`: the output hint (keep_out) on rows one a
+// thread group (rows_per_thread 1: rms_norm_row numbers them in grid order).
+bool keep_tail_applies(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem", "smem_lanes"
 const char* trigger_name(int trigger);           // "auto", "early", "end"

@@ -255,6 +255,17 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   } else if (!rows_per_thread_unsupported(c).empty()) {
     c.rows_per_thread = 1;
   }
+  if (o->keep_tail >= 0) {
+    if (o->keep_tail > kMaxKeepTailMib)
+      bad(fmt::format("keep_tail {}: expected 0 (every row) to {} MiB", o->keep_tail, kMaxKeepTailMib));
+    if (o->keep_tail > 0 && !keep_tail_applies(c))
+      bad(!c.keep_out ? fmt::format("keep_tail {} needs the output hint (keep_out 1, not 0)", o->keep_tail)
+                      : fmt::format("keep_tail {} needs one row a thread group (rows_per_thread 1, not {})",
+                                    o->keep_tail, c.rows_per_thread));
+    c.keep_tail = o->keep_tail;
+  } else if (!keep_tail_applies(c)) {
+    c.keep_tail = 0;
+  }
   if (o->trigger >= 0) {
     if (o->trigger > 2) bad(fmt::format("trigger {}: expected 0 (auto), 1 (early) or 2 (end)", o->trigger));
     if (o->trigger != 0 && !arch.has_pdl())

@@ -39,6 +39,7 @@ struct ConfigOverride {
   int split = 0;        // CTAs sharing a row without a cluster; 0: the heuristic's (1 if reshaped)
   int weight_first = -1;  // -1: the heuristic's (dropped where the residency is not 0)
   int keep_out = -1;      // -1: the heuristic's
+  int keep_tail = -1;     // -1: the heuristic's (dropped where it does not apply); MiB, 0: every row
   int pin_weight = -1;    // -1: the heuristic's (dropped where it does not apply)
   int rows_per_thread = 0;  // 0: the heuristic's (1 where it does not apply)
   int trigger = -1;         // -1: the heuristic's (auto); 0 auto, 1 early, 2 end (sm_90+)

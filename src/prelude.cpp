@@ -46,6 +46,7 @@ struct Cfg {{
   static constexpr bool kPdl = {pdl};
   static constexpr bool kWeightFirst = {weight_first};
   static constexpr bool kKeepOut = {keep_out};
+  static constexpr long long kKeepTailBytes = {keep_tail}LL << 20;
   static constexpr int kPinWeight = {pin_weight};
   static constexpr int kRowsPerThread = {rpt};
   static constexpr int kTrigger = {trigger};
@@ -72,7 +73,7 @@ extern "C" __global__ void __launch_bounds__({bounds}) {entry}(const normjit::No
       fmt::arg("loads", c.loads), fmt::arg("stores", c.stores),
       fmt::arg("residual", op.residual), fmt::arg("gemma", op.gemma),
       fmt::arg("rank3", c.rank3), fmt::arg("pdl", pdl), fmt::arg("weight_first", c.weight_first),
-      fmt::arg("keep_out", c.keep_out), fmt::arg("pin_weight", c.pin_weight), fmt::arg("rpt", c.rows_per_thread),
+      fmt::arg("keep_out", c.keep_out), fmt::arg("keep_tail", c.keep_tail), fmt::arg("pin_weight", c.pin_weight), fmt::arg("rpt", c.rows_per_thread),
       fmt::arg("trigger", c.trigger), fmt::arg("prefetch", c.prefetch), fmt::arg("reconvert", c.reconvert),
       fmt::arg("dense", c.dense), fmt::arg("weight_shared", c.weight_shared), fmt::arg("head_blocks", c.head_blocks),
       fmt::arg("bounds", bounds),

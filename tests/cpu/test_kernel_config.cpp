@@ -22,6 +22,7 @@
 #include "launch.hpp"
 #include "normjit/errors.hpp"
 #include "op_registry.hpp"
+#include "prelude.hpp"
 
 using namespace normjit;
 using namespace normjit::detail;
@@ -32,6 +33,7 @@ namespace {
 // below): for comparing the kernels of two row counts in everything else.
 KernelConfig without_keep(KernelConfig c) {
   c.keep_out = false;
+  c.keep_tail = 0;
   return c;
 }
 
@@ -111,16 +113,16 @@ KernelConfig choose_for(ProblemSpec& p, Op op, std::int64_t hidden, std::int64_t
 TEST_CASE("canonical_json of a fixed config matches the golden string", "[config]") {
   INFO(kGoldenNote);
   CHECK(canonical_json(golden_config()) ==
-        R"({"arch":"sm_90a","cluster":1,"dense":false,"head_blocks":false,"hidden":4096,"input_dtype":"bf16","keep_out":false,"loads":"plain",)"
+        R"({"arch":"sm_90a","cluster":1,"dense":false,"head_blocks":false,"hidden":4096,"input_dtype":"bf16","keep_out":false,"keep_tail":0,"loads":"plain",)"
         R"("min_blocks":0,)"
         R"("op":"rmsnorm","output_dtype":"bf16","pin_weight":"none","prefetch":"none","rank3":false,)"
-        R"("reconvert":false,"residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":15,"split":1,"stores":"after_loads",)"
+        R"("reconvert":false,"residency":"row+weight","rows_per_block":1,"rows_per_thread":1,"schema":16,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":128,"trigger":"auto","vec":8,"weight_dtype":"bf16","weight_first":false,"weight_shared":false})");
   CHECK(canonical_json(golden_config_2()) ==
-        R"({"arch":"sm_100a","cluster":1,"dense":false,"head_blocks":false,"hidden":111,"input_dtype":"f16","keep_out":true,"loads":"stream",)"
+        R"({"arch":"sm_100a","cluster":1,"dense":false,"head_blocks":false,"hidden":111,"input_dtype":"f16","keep_out":true,"keep_tail":0,"loads":"stream",)"
         R"("min_blocks":2,)"
         R"("op":"gemma_rmsnorm","output_dtype":"f16","pin_weight":"none","prefetch":"weight","rank3":true,)"
-        R"("reconvert":false,"residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":15,"split":1,"stores":"after_loads",)"
+        R"("reconvert":false,"residency":"reload","rows_per_block":4,"rows_per_thread":2,"schema":16,"split":1,"stores":"after_loads",)"
         R"("threads_per_row":32,"trigger":"early","vec":1,"weight_dtype":"f32","weight_first":false,"weight_shared":false})");
   // Stable: the same config always serializes the same way.
   CHECK(canonical_json(golden_config()) == canonical_json(golden_config()));
@@ -130,7 +132,7 @@ TEST_CASE("cache_key hex of a fixed config matches the golden and is XXH3-128 of
           "[config]") {
   INFO(kGoldenNote);
   const CacheKey k = cache_key(golden_config());
-  CHECK(k.hex() == "a02af1f8384b633d725606a1e587b003");
+  CHECK(k.hex() == "ee6a6201c74dcfdb6b85f446548d6093");
   CHECK(k.hex().size() == 32);
   CHECK(std::regex_match(k.hex(), std::regex("[0-9a-f]{32}")));
 
@@ -265,7 +267,7 @@ TEST_CASE("rows are not a compile-time parameter (by design)", "[config]") {
   const nlohmann::json j = nlohmann::json::parse(canonical_json(golden_config()));
   std::set<std::string> fields;
   for (const auto& [k, v] : j.items()) fields.insert(k);
-  CHECK(fields == std::set<std::string>{"arch", "cluster", "dense", "head_blocks", "hidden", "input_dtype", "keep_out", "loads", "min_blocks", "op",
+  CHECK(fields == std::set<std::string>{"arch", "cluster", "dense", "head_blocks", "hidden", "input_dtype", "keep_out", "keep_tail", "loads", "min_blocks", "op",
                                         "output_dtype", "pin_weight", "prefetch", "rank3", "reconvert", "residency", "rows_per_block", "rows_per_thread", "schema",
                                         "split", "stores", "threads_per_row", "trigger", "vec", "weight_dtype",
                                         "weight_first", "weight_shared"});
@@ -756,8 +758,10 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(slug(pick(kKeepOutRows)).find("-keep") != std::string::npos);
   p.op = Op::gemma_fused_add_rmsnorm;
   CHECK(pick(kKeepOutRows).keep_out);
+  // rmsnorm's rows of 8192 (1024 vectors on 512 threads) hint only their output's tail there.
   p.op = Op::rmsnorm;
-  CHECK_FALSE(pick(1 << 20).keep_out);
+  CHECK(pick(1 << 20).keep_out);
+  CHECK(pick(1 << 20).keep_tail == kKeepTailMib);
 }
 
 TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows, re-read rows in a window",
@@ -782,24 +786,54 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
         CHECK(without_keep(from) == below);
         CHECK(slug(from).find("-keep") != std::string::npos);
       }
-      // Re-read rows (8 KiB: hidden 4096, fp32 2048; re-read from kBulkRowsRmsnorm rows) from
-      // kKeepOutRereadBytes until kKeepOutRereadEndBytes of output.
+      // Re-read rows of 8 KiB (hidden 4096, fp32 2048: 2 vectors a thread on 256 threads; re-read
+      // from kBulkRowsRmsnorm rows): every row hinted from kKeepOutRereadBytes of output, the rows
+      // of the last kKeepTailMib MiB only from kKeepTailBytes, at any size past it.
       const std::int64_t rh = 8192 / es, row = rh * es;
+      const KernelConfig before = pick(op, rh, kKeepOutRereadBytes / row - 1, dt);
       const KernelConfig first = pick(op, rh, kKeepOutRereadBytes / row, dt);
-      const KernelConfig last = pick(op, rh, kKeepOutRereadEndBytes / row - 1, dt);
-      const KernelConfig after = pick(op, rh, kKeepOutRereadEndBytes / row, dt);
-      INFO(slug(first) << " / " << slug(last) << " / " << slug(after));
+      const KernelConfig last = pick(op, rh, kKeepTailBytes / row - 1, dt);
+      const KernelConfig tail = pick(op, rh, kKeepTailBytes / row, dt);
+      const KernelConfig huge = pick(op, rh, (std::int64_t(1) << 31) / row, dt);
+      INFO(slug(before) << " / " << slug(first) << " / " << slug(last) << " / " << slug(tail) << " / " << slug(huge));
       CHECK(first.residency == 2);
+      CHECK(first.block_threads() == 256);
+      CHECK_FALSE(before.keep_out);
       CHECK(first.keep_out);
+      CHECK(first.keep_tail == 0);
       CHECK(last.keep_out);
-      CHECK(after.residency == 2);
-      CHECK_FALSE(after.keep_out);
-      // With the hint the kernel is declared for the CTAs an SM holds without it.
-      CHECK(last.min_blocks == (after.min_blocks != 0 ? after.min_blocks : 2048 / last.block_threads()));
-      KernelConfig unfloored = without_keep(last);
-      unfloored.min_blocks = after.min_blocks;
-      CHECK(unfloored == after);
-      CHECK_FALSE(pick(op, rh, (std::int64_t(1) << 30) / row, dt).keep_out);
+      CHECK(last.keep_tail == 0);
+      CHECK(tail.keep_out);
+      CHECK(tail.keep_tail == kKeepTailMib);
+      CHECK(slug(tail).find("-keep-kt" + std::to_string(kKeepTailMib)) != std::string::npos);
+      // Only the hint's extent differs, and the hinted kernels are declared for the CTAs an SM
+      // holds without the hint (8 of 256 threads; below kBulkRowsRmsnorm rows the row is held).
+      KernelConfig full = tail;
+      full.keep_tail = 0;
+      CHECK(full == last);
+      CHECK(huge == tail);
+      CHECK(before.residency < 2);
+      CHECK(first.min_blocks == 2048 / first.block_threads());
+      // Rows of 16 KiB (hidden 8192, fp32 4096: 2 vectors a thread on 512 threads): every row
+      // hinted up to kKeepOutRereadEndBytes, the tail from there.
+      const std::int64_t rh2 = 2 * rh;
+      const KernelConfig in_window = pick(op, rh2, kKeepOutRereadEndBytes / (2 * row) - 1, dt);
+      const KernelConfig past = pick(op, rh2, kKeepOutRereadEndBytes / (2 * row), dt);
+      INFO(slug(in_window) << " / " << slug(past));
+      CHECK(in_window.block_threads() == 512);
+      CHECK(in_window.keep_out);
+      CHECK(in_window.keep_tail == 0);
+      CHECK(past.keep_out);
+      CHECK(past.keep_tail == kKeepTailMib);
+      if (dt != DType::f32) {
+        // 16-bit rows of 7168 (896 vectors: part-filled items on 512 threads) and 18432 (1024
+        // threads): every row in the window, none past it.
+        for (std::int64_t h : {7168, 18432}) {
+          INFO("hidden " << h);
+          CHECK(pick(op, h, kKeepOutRereadEndBytes / (h * es) - 1, dt).keep_out);
+          CHECK_FALSE(pick(op, h, kKeepOutRereadEndBytes / (h * es) + 1, dt).keep_out);
+        }
+      }
     }
     // Rows of at most kKeepOutShortRowBytes above kKeepOutShortBytes: hidden 128 and 256 (2-D and
     // per-head), the per-head [4608, 48, 128] of target 4; not at or below it.
@@ -2427,7 +2461,7 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
     return choose_with_override(parse_config_override(forced), p, Arch{90});
   };
   for (const char* forced : {"tpr=32,rpb=4", "cluster=4", "split=2,tpr=128", "residency=2,loads=3,minb=4,tpr=512",
-                             "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "vec=4",
+                             "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "keep_out=1,keep_tail=24", "vec=4",
                              "residency=0,reconvert=1", "residency=1,reconvert=1"})
     round_trip(forced_config(8192, 4096, forced));
   for (const char* forced : {"residency=3,cluster=2,tpr=256", "residency=3,cluster=4,tpr=128,loads=1",
@@ -2605,4 +2639,31 @@ TEST_CASE("head blocks launch tokens x the heads' blocks, for calls whose heads 
   p.rows = 1000 * 32;
   p.input.stride1 = std::int64_t(1) << 28;
   CHECK_THROWS_AS(prepare_launch(c, p, true, 132, nullptr, &la), std::logic_error);
+}
+
+TEST_CASE("keep_tail: forced on the output hint of rows one a thread group, refused elsewhere", "[config][override]") {
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  auto forced = [&](std::int64_t hidden, std::int64_t rows, const char* text) {
+    p.hidden = hidden;
+    p.rows = rows;
+    return choose_with_override(parse_config_override(text), p, Arch{90});
+  };
+  const KernelConfig c = forced(4096, 4096, "keep_out=1,keep_tail=8");
+  CHECK(c.keep_out);
+  CHECK(c.keep_tail == 8);
+  CHECK(slug(c).find("-keep-kt8") != std::string::npos);
+  CHECK(prelude(c).find("kKeepTailBytes = 8LL << 20;") != std::string::npos);
+  CHECK(forced(4096, 4096, "keep_out=1,keep_tail=0").keep_tail == 0);
+  // Dropped with the hint when not forced.
+  CHECK(forced(4096, 1 << 20, "keep_out=0").keep_tail == 0);
+  CHECK_THROWS_WITH(forced(4096, 4096, "keep_out=0,keep_tail=8"),
+                    Catch::Contains("keep_tail 8 needs the output hint (keep_out 1, not 0)"));
+  CHECK_THROWS_WITH(forced(128, 1 << 20, "keep_out=1,keep_tail=8,rpt=4,tpr=8"),
+                    Catch::Contains("keep_tail 8 needs one row a thread group (rows_per_thread 1, not 4)"));
+  CHECK_THROWS_WITH(forced(4096, 4096, "keep_out=1,keep_tail=70000"),
+                    Catch::Contains("keep_tail 70000: expected 0 (every row) to 65536 MiB"));
+  // The override text gives it back.
+  CHECK(config_override_text(c).find("keep_out=1,keep_tail=8,") != std::string::npos);
 }
