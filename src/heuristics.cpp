@@ -292,6 +292,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // per-item stores of 512 at 40) the declarations changed nothing or lost (same file).
     if (wide_reread || (info.residual && vectors == 1024))
       c.min_blocks = declared_ctas(3);
+    // From kWideRereadTwoCtaRows rows, rmsnorm's (not gemma's) rows of 2048 vectors are declared
+    // for 2 CTAs an SM instead (42 registers: 1024 threads an SM, not 1536). H200, median us, 3 / 2,
+    // interleaved in one process, two rounds (session 51, calls 6-7, docs/results/
+    // h200-2026-12-04-s51): bf16 32768 rows 500.80, 500.32 / 498.21, 498.14 (unbounded 510.62,
+    // 511.65: 40 registers); f16 500.96, 500.64 / 497.06, 496.93; at 16384 rows bf16 251.55, 252.16 /
+    // 250.62, 249.57 but f16 level (250.37, 250.66 / 251.07, 250.56), at 8192 level or behind
+    // (f16 126.91, 126.34 / 127.74, 125.95); gemma level at 32768 (bf16 500.19, 500.06 / 499.97,
+    // 499.90) and behind at 8192 (bf16 126.66, 126.37 / 127.23, 126.94). The output hint on the
+    // tail added nothing under either floor (call 6: 498.56, 498.59 with it).
+    if (wide_reread && !info.gemma && p.rows >= kWideRereadTwoCtaRows) c.min_blocks = declared_ctas(2);
   }
   // Between kWaveRowsPerSmLow and kWaveRowsPerSmHigh rows an SM, rmsnorm rows of 2048 16-byte
   // vectors (hidden 16384) re-read on 512 threads at 4 CTAs an SM (32 registers; ptxas spills 8

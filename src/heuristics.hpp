@@ -63,6 +63,9 @@ constexpr std::int64_t kHintedWideRows = 2048;
 constexpr std::int64_t kHintedWidePlainBytes = std::int64_t(128) << 20;
 // Row counts from which the re-read layout below wins (H200 measurements in heuristics.cpp).
 constexpr std::int64_t kBulkRowsRmsnorm = 8192;
+// Row count from which rmsnorm's re-read rows of 2048 16-byte vectors (hidden 16384 in 16-bit
+// types) on 512 threads are declared for 2 CTAs an SM, not 3 (choose_rms_norm).
+constexpr std::int64_t kWideRereadTwoCtaRows = 32768;
 // Row count from which rmsnorm rows of 896-1280 16-byte vectors (hidden 7168-10240 in 16-bit
 // types) are re-read on 512 threads rather than held on 128-256 (choose_rms_norm).
 constexpr std::int64_t kRereadNpotRows = 16384;
@@ -107,7 +110,7 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // when dense), kFourRowsPerThreadDenseRows (dense rows of 8: four), kOneVectorLaneRows,
 // kOneVectorLaneDenseRows, kWeightSharedRows, kStridedSharedRows (= kFourRowsPerThreadDenseRows),
 // kStridedSharedEndRows, kStridedSharedRows8, kDenseSharedRows16, kDenseSharedEndRows16,
-// kDenseSharedRows8 and the
+// kDenseSharedRows8, kWideRereadTwoCtaRows and the
 // thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
 // vectors take their many-rows layouts there, and kLateWeightRows stands for them (on sm_90+ they
 // do not switch at kPinWeightRows or kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once
@@ -120,7 +123,7 @@ constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kP
                                          kDenseSharedRows16, kFourRowsPerThreadDenseRows, kStridedSharedRows8,
                                          kDenseSharedRows8, kFourRowsPerThreadRows, kDenseSharedEndRows16,
                                          kOneVectorLaneRows, kOneVectorLaneDenseRows, kStridedSharedEndRows,
-                                         std::int64_t(1) << 40};
+                                         kWideRereadTwoCtaRows, std::int64_t(1) << 40};
 static_assert(kStridedSharedRows == kFourRowsPerThreadDenseRows, "kRowClasses reaches kStridedSharedRows there");
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two
