@@ -98,6 +98,14 @@ KernelConfig choose_with_override(const ConfigOverride& o, const ProblemSpec& p,
   return choose_config(p, 0, arch);
 }
 
+// The config of `p` (its other fields as the caller left them) on `rows` rows of `hidden` on sm_90
+// under the override `text` (the `--config` syntax), as a sweep forces it.
+KernelConfig choose_forced(ProblemSpec& p, std::int64_t hidden, std::int64_t rows, const char* text) {
+  p.hidden = hidden;
+  p.rows = rows;
+  return choose_with_override(parse_config_override(text), p, Arch{90});
+}
+
 // The config of `p` (its other fields as the caller left them) for `op` on rows of `hidden`
 // elements of `dt` (the weight too), `rows` of them, on sm_`cc`: what the heuristics tests pick.
 KernelConfig choose_for(ProblemSpec& p, Op op, std::int64_t hidden, std::int64_t rows, DType dt, int cc) {
@@ -2459,9 +2467,7 @@ TEST_CASE("a config's override text gives the config back", "[config][override]"
   p.op = Op::rmsnorm;
   p.dtype = p.weight_dtype = DType::bf16;
   auto forced_config = [&](std::int64_t hidden, std::int64_t rows, const char* forced) {
-    p.hidden = hidden;
-    p.rows = rows;
-    return choose_with_override(parse_config_override(forced), p, Arch{90});
+    return choose_forced(p, hidden, rows, forced);
   };
   for (const char* forced : {"tpr=32,rpb=4", "cluster=4", "split=2,tpr=128", "residency=2,loads=3,minb=4,tpr=512",
                              "trigger=early,prefetch=weight", "keep_out=1,pin_weight=0", "keep_out=1,keep_tail=24", "vec=4",
@@ -2648,11 +2654,7 @@ TEST_CASE("keep_tail: forced on the output hint of rows one a thread group, refu
   ProblemSpec p;
   p.op = Op::rmsnorm;
   p.dtype = p.weight_dtype = DType::bf16;
-  auto forced = [&](std::int64_t hidden, std::int64_t rows, const char* text) {
-    p.hidden = hidden;
-    p.rows = rows;
-    return choose_with_override(parse_config_override(text), p, Arch{90});
-  };
+  auto forced = [&](std::int64_t hidden, std::int64_t rows, const char* text) { return choose_forced(p, hidden, rows, text); };
   const KernelConfig c = forced(4096, 4096, "keep_out=1,keep_tail=8");
   CHECK(c.keep_out);
   CHECK(c.keep_tail == 8);
