@@ -63,14 +63,14 @@ bench_run() {
 }
 
 # rounds_side_by_side NAME ROUNDS: one line per shape and config of $R/NAME-r1.txt ...
-# $R/NAME-rROUNDS.txt (bench --compare output): dtype, tokens, hidden, config, then each round's
-# median; lines of configs not valid there or FAILED as they are.
+# $R/NAME-rROUNDS.txt (bench --compare output): op, dtype, tokens, hidden, config, then each
+# round's median; lines of configs not valid there or FAILED as they are.
 rounds_side_by_side() {
   local name=$1 rounds=$2 r
   echo "== $name"
   for r in $(seq 1 "$rounds"); do
     grep -E "x[01]\.[0-9]+|not valid|FAILED" "$R/$name-r$r.txt" |
-      awk -v r=$r '{ if ($0 ~ /not valid|FAILED/) print substr($0,1,200); else print r,$2,$3,$4,$5,$6 }'
-  done | sort -k2,2 -k3,3n -k4,4n -k5,5 -k1,1n |
-    awk '{k=$2" "$3" "$4" "$5; if (k!=p) {if (p!="") print line; line=k; p=k} line=line" "$6} END {print line}'
+      awk -v r=$r '{ if ($0 ~ /not valid|FAILED/) print substr($0,1,200); else print r,$1,$2,$3,$4,$5,$6 }'
+  done | sort -k2,2 -k3,3 -k4,4n -k5,5n -k6,6 -k1,1n |
+    awk '{k=$2" "$3" "$4" "$5" "$6; if (k!=p) {if (p!="") print line; line=k; p=k} line=line" "$7} END {print line}'
 }
