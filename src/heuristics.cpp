@@ -99,6 +99,17 @@ namespace {
 // (choose_rms_norm's end has the measurements), which the wide rows' load rule also follows.
 bool over_keep_out_vectors(std::int64_t row_vectors, std::int64_t threads) { return 2 * row_vectors > 5 * threads; }
 
+// rmsnorm's 16-bit rows of 2049-3072 16-byte vectors, or exactly 4096 from kLateWeightRows rows
+// (a weight of their own type), on one 1024-thread CTA below kBulkRowsRmsnorm rows: held, not
+// re-read, and hinted from 64 MiB of output (choose_rms_norm has the measurements). A part-filled
+// fourth item a thread takes 40-46 registers (one CTA an SM), so 3073-4095 keep the re-read.
+bool held_wide_row(const KernelConfig& c, const ProblemSpec& p, std::int64_t row_vectors) {
+  return !op_info(p.op).residual && c.cluster == 1 && c.threads_per_row == 1024 &&
+         dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype &&
+         c.vec * dtype_size(c.input_dtype) == 16 && p.rows >= kBulkRowsWide && p.rows < kBulkRowsRmsnorm &&
+         row_vectors > 2048 && (row_vectors <= 3072 || (row_vectors == 4096 && p.rows >= kLateWeightRows));
+}
+
 }  // namespace
 
 KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
@@ -278,7 +289,19 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // CTAs (32 registers) lost 1.8-4.1 % (bulk-compare.txt). fp32 rows of 2048 vectors were not
   // measured.
   const bool wide_reread = !info.residual && vectors == 2048 && dtype_size(c.input_dtype) == 2;
-  const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && (vectors == 1024 || vectors == 256)
+  // The fused add's 16-bit rows of 2048 vectors (hidden 16384) too, on the 1024 threads that
+  // streamed them, declared for 2 CTAs an SM (32 registers). Found by a sweep of 8192 x 16384
+  // (session 53, call 1). H200, median us, interleaved in one process, two rounds (call 2,
+  // docs/results/h200-2026-12-04-s53, fa-r*-call2.txt), streamed (the default then) / this /
+  // this without the floor: bf16 8192 rows 259.04, 258.34 / 254.56, 255.07 / 260.13, 260.06;
+  // 16384 519.42, 518.85 / 504.45, 505.70 / 517.41, 518.08; 32768 1031.46, 1029.54 / 1001.82,
+  // 1004.06 / 1024.38, 1025.09; f16 alike (8192 259.17, 259.23 / 254.62, 254.34; 32768 1031.52,
+  // 1030.66 / 1002.21, 1004.45). 512 threads at 3 CTAs lost 4-10 %. Below kStreamRowsFusedAdd
+  // rows the held 512 threads stay: 4096 rows 128.83, 128.80 against 130.18, 130.14 re-read. An
+  // fp32 weight was not timed and keeps the streamed rows.
+  const bool fused_wide_reread = info.residual && vectors == 2048 && dtype_size(c.input_dtype) == 2 &&
+                                 c.weight_dtype == c.input_dtype && c.threads_per_row == 1024;
+  const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && (vectors == 1024 || vectors == 256 || fused_wide_reread)
                                   : p.rows >= kBulkRowsRmsnorm && vectors > 256 && (vectors <= 1024 || wide_reread);
   if (bulk && c.cluster == 1 && c.threads_per_row * (wide_reread ? 4 : 2) >= vectors) {
     c.residency = 2;
@@ -292,6 +315,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // per-item stores of 512 at 40) the declarations changed nothing or lost (same file).
     if (wide_reread || (info.residual && vectors == 1024))
       c.min_blocks = declared_ctas(3);
+    if (fused_wide_reread) c.min_blocks = declared_ctas(2);
     // From kWideRereadTwoCtaRows rows, rmsnorm's (not gemma's) rows of 2048 vectors are declared
     // for 2 CTAs an SM instead (42 registers: 1024 threads an SM, not 1536). H200, median us, 3 / 2,
     // interleaved in one process, two rounds (session 51, calls 6-7, docs/results/
@@ -529,6 +553,35 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
                               p.rows * p.hidden * dtype_size(c.output_dtype) <= kHintedWidePlainBytes;
       if (c.cluster == 1 && p.rows >= kHintedWideRows && dtype_size(c.input_dtype) == 2 && !plain_kept)
         c.loads = 3;
+      // But below kBulkRowsRmsnorm rows, 16-bit rows (a weight of their own type) of 2049-3072
+      // vectors or exactly 4096 (hidden 16392-24576 and 32768; 2.x-3 or 4 whole items a thread)
+      // are held on that CTA, the weight loaded after the reduction (residency 1), plain loads,
+      // their values kept in their type and converted again for the output (reconvert): 32
+      // registers, 2 CTAs an SM, where a part-filled fourth item takes 40-46 (one CTA an SM; 28672:
+      // 2048 rows 64.67 against the re-read's 58.08). Found by a sweep of 1024 x 32768 (session
+      // 53, call 1). H200, bf16, median us, interleaved in one process, two rounds (call 2,
+      // docs/results/h200-2026-12-04-s53, held-r*-call2.txt), held with the output hint / held
+      // without it / the re-read then: 1024 rows 20480 23.68, 23.68 / 23.17, 23.20 / 23.55, 23.58;
+      // 24576 26.98, 27.55 / 26.53, 27.26 / 27.17, 27.94; 32768 33.41, 33.54 / 34.11, 34.18 /
+      // 34.88, 34.69; 2048 rows 20480 41.22, 41.09 / 41.57, 41.57 / 42.18, 42.08; 24576 48.54,
+      // 48.48 / 49.76, 49.50 / 50.11, 50.11; 32768 64.58, 64.38 / 66.21, 66.11 / 67.30, 67.30;
+      // 4096 rows 20480 80.00, 80.16 / 81.31, 81.22 / 80.67, 80.42; 24576 95.74, 95.78 / 96.16,
+      // 96.32 / 96.77, 96.61; 32768 128.00, 128.06 / 128.86, 128.74 / 129.54, 129.60; but 8192 rows
+      // 1.0-1.6 % behind the re-read (32768 256.74 / 252.61). The hint from 64 MiB of output (the
+      // end of choose_rms_norm: kKeepOutRereadBytes for these rows). As the rule, against the
+      // re-read it replaced, two rounds (call 3, ab*-call3.txt), bf16 / f16: 512 rows 16896 12.32,
+      // 12.29 / 12.64, 12.70 (f16 12.48, 12.42 / 12.70, 12.61); 20480 13.60, 13.70 / 14.08, 14.05;
+      // 24576 15.71, 15.68 / 15.97, 15.97; 2048 rows 16896 36.29, 36.26 / 36.93, 37.22; 24576 48.48,
+      // 48.80 / 50.43, 50.18; 32768 64.61, 64.70 / 66.78, 66.98 (f16 64.48, 64.67 / 66.85, 66.72);
+      // 1024 x 32768 33.63, 33.44 / 34.75, 34.46 (f16 33.70, 33.66 / 34.53, 34.37); gemma bf16 2048
+      // x 32768 64.74, 64.70 / 66.94, 66.98. Level (within 0.4 %) at 1024 x 16896-24576, 4096 x
+      // 20480-24576 and gemma 1024 / 4096 x 24576. Not 4096 vectors at 512 rows (32768: 19.78,
+      // 19.78 / 19.62, 19.58; f16 19.71, 19.71 / 19.74, 19.49).
+      if (held_wide_row(c, p, row_vectors)) {
+        c.residency = 1;
+        c.loads = 0;
+        c.reconvert = true;
+      }
     } else if (c.cluster == 1) {
       c.threads_per_row = 1024;
       c.residency = 1;
@@ -1310,7 +1363,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     } else {
       const bool costs_ctas = dtype_size(c.input_dtype) == 2 && threads == 512 && row_vectors > 1536 &&
                               row_vectors < 2048;
-      c.keep_out = !costs_ctas && (out_bytes >= kKeepOutHeldBytes ||
+      const std::int64_t held_bytes = held_wide_row(c, p, row_vectors) ? kKeepOutRereadBytes : kKeepOutHeldBytes;
+      c.keep_out = !costs_ctas && (out_bytes >= held_bytes ||
                                    (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes));
     }
   }

@@ -102,6 +102,9 @@ constexpr std::int64_t kStridedSharedRows8 = 81920;
 // build, for prewarming a per-head problem whose heads are not known (op_registry.cpp: configs_for).
 constexpr std::int64_t kHeadBlockHeads[] = {24, 32};
 constexpr std::int64_t kBulkRowsFusedAdd = 8192;
+// Row count from which rows of more than 2048 vectors take the many-rows layouts of
+// choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
+constexpr std::int64_t kBulkRowsWide = 512;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
 // changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
@@ -112,13 +115,13 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // kStridedSharedEndRows, kStridedSharedRows8, kDenseSharedRows16, kDenseSharedEndRows16,
 // kDenseSharedRows8, kWideRereadTwoCtaRows and the
 // thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
-// vectors take their many-rows layouts there, and kLateWeightRows stands for them (on sm_90+ they
-// do not switch at kPinWeightRows or kLateWeightRows); rmsnorm's of 2049-4096 vectors switch once
-// more, at kHintedWideRows. Rows of 2048 vectors on sm_90 switch at SM-count multiples too
+// vectors take their many-rows layouts there (on sm_90+ they do not switch at kPinWeightRows);
+// rmsnorm's 16-bit rows of 4096 vectors switch again at kLateWeightRows (held from there), its rows
+// of 2049-4096 vectors at kHintedWideRows. Rows of 2048 vectors on sm_90 switch at SM-count multiples too
 // (wave_row_classes, which prewarm adds). A CPU test checks that any row count's kernel is one of
 // these.
 static_assert(kHintedWideRows == kKeepOutRows, "kRowClasses reaches kHintedWideRows through kKeepOutRows");
-constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
+constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kBulkRowsWide, kLateWeightRows,
                                          kKeepOutRows, kBulkRowsRmsnorm, kRereadNpotRows, kWeightSharedRows,
                                          kDenseSharedRows16, kFourRowsPerThreadDenseRows, kStridedSharedRows8,
                                          kDenseSharedRows8, kFourRowsPerThreadRows, kDenseSharedEndRows16,
@@ -142,11 +145,8 @@ std::vector<std::int64_t> keep_out_row_classes(const ProblemSpec& problem);
 // An SM count whose window holds `rows` (rows / kWaveRowsPerSmHigh, rounded up): what prewarm of
 // given rows for an arch named without its GPU also builds for.
 int wave_window_sms(std::int64_t rows);
-// Row count from which rows of more than 2048 vectors take the many-rows layouts of
-// choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
-constexpr std::int64_t kBulkRowsWide = 512;
-// Row count from which the fused add's rows of 2048 vectors are streamed on 1024 threads; fewer
-// rows are held on 512 (choose_rms_norm).
+// Row count from which the fused add's rows of 2048 vectors go to 1024 threads (fp32 streamed,
+// 16-bit re-read with the hints by pass); fewer rows are held on 512 (choose_rms_norm).
 constexpr std::int64_t kStreamRowsFusedAdd = 8192;
 // Row count from which the fused add stores its residual item by item (rows of up to 512 vectors,
 // a power of two, where the re-read above never applies: still one switch per problem).

@@ -471,12 +471,20 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   p.hidden = 16384;
   p.op = Op::fused_add_rmsnorm;
   // Rows of 2048 vectors: held on 512 threads with plain loads below kStreamRowsFusedAdd rows,
-  // streamed on 1024 threads from there.
+  // from there on 1024 threads: 16-bit rows re-read with the hints by pass at 2 CTAs an SM, fp32
+  // rows (hidden 8192) and an fp32 weight streamed.
   CHECK(pick(kStreamRowsFusedAdd - 1).threads_per_row == 512);
   CHECK(pick(kStreamRowsFusedAdd - 1).residency == 0);
   CHECK(pick(kStreamRowsFusedAdd - 1).loads == 0);
   CHECK(pick(kStreamRowsFusedAdd).threads_per_row == 1024);
+  CHECK(pick(kStreamRowsFusedAdd).residency == 2);
+  CHECK(pick(kStreamRowsFusedAdd).loads == 3);
+  CHECK(pick(kStreamRowsFusedAdd).min_blocks == 2);
+  CHECK(pick(kStreamRowsFusedAdd).keep_out);
+  p.weight_dtype = DType::f32;
+  CHECK(pick(kStreamRowsFusedAdd).residency == 1);
   CHECK(pick(kStreamRowsFusedAdd).loads == 1);
+  p.weight_dtype = DType::bf16;
   p.hidden = 8192;
   CHECK(pick(kBulkRowsFusedAdd - 1).loads != 3);
   CHECK(pick(kBulkRowsFusedAdd).residency == 2);
@@ -516,16 +524,39 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kBulkRowsWide).cluster == 1);
   CHECK(pick(kBulkRowsWide).residency == 2);
   CHECK(pick(kBulkRowsWide).threads_per_row == 1024);
-  // ... with plain loads, and the L1/L2 hints by pass from kHintedWideRows rows (16-bit only),
-  // once the output outgrows kHintedWidePlainBytes (rows of 4 vectors a thread read plainly and
-  // store with the output hint up to there).
-  CHECK(pick(kHintedWideRows - 1).loads == 0);
-  CHECK(pick(kHintedWidePlainBytes / 65536).loads == 0);
-  CHECK(pick(kHintedWidePlainBytes / 65536).keep_out);
-  CHECK(pick(kHintedWidePlainBytes / 65536 + 1).loads == 3);
-  CHECK(pick(kHintedWidePlainBytes / 65536 + 1).residency == 2);
-  CHECK_FALSE(pick(kHintedWidePlainBytes / 65536 + 1).keep_out);
+  // ... with plain loads; 16-bit rows of 4096 vectors held there (weight late, reconverted) from
+  // kLateWeightRows to kBulkRowsRmsnorm rows, with the output hint from 64 MiB of output; re-read
+  // with the L1/L2 hints by pass from kBulkRowsRmsnorm rows.
+  CHECK(pick(kLateWeightRows - 1).loads == 0);
+  for (std::int64_t rows : {kLateWeightRows, kHintedWideRows, kBulkRowsRmsnorm - 1}) {
+    const KernelConfig held = pick(rows);
+    INFO(slug(held));
+    CHECK(held.residency == 1);
+    CHECK(held.loads == 0);
+    CHECK(held.reconvert);
+    CHECK(held.keep_out);
+    CHECK(held.threads_per_row == 1024);
+  }
+  CHECK_FALSE(pick(kLateWeightRows - 1).keep_out);
+  CHECK(pick(kBulkRowsRmsnorm).loads == 3);
+  CHECK(pick(kBulkRowsRmsnorm).residency == 2);
+  CHECK_FALSE(pick(kBulkRowsRmsnorm).keep_out);
   CHECK(pick(1 << 20).loads == 3);
+  // Rows of 2049-3072 vectors are held from kBulkRowsWide rows, the hint from 64 MiB (20480:
+  // 1639 rows); rows with a part-filled fourth item a thread (28672) are re-read.
+  p.hidden = 20480;
+  CHECK(pick(kBulkRowsWide).residency == 1);
+  CHECK_FALSE(pick(kKeepOutRereadBytes / 40960 - 1).keep_out);
+  CHECK(pick(kKeepOutRereadBytes / 40960 + 1).keep_out);
+  p.hidden = 28672;
+  CHECK(pick(kHintedWideRows).residency == 2);
+  p.dtype = p.weight_dtype = DType::f16;
+  p.hidden = 24576;
+  CHECK(pick(kHintedWideRows).residency == 1);
+  p.weight_dtype = DType::f32;  // not timed: re-read
+  CHECK(pick(kHintedWideRows).residency == 2);
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 32768;
   p.dtype = p.weight_dtype = DType::f32;
   p.hidden = 16384;  // 4096 fp32 vectors: the same layout, not measured with hints
   CHECK(pick(1 << 20).residency == 2);
@@ -834,13 +865,21 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
       CHECK(past.keep_out);
       CHECK(past.keep_tail == kKeepTailMib);
       if (dt != DType::f32) {
-        // 16-bit rows of 7168 (896 vectors: part-filled items on 512 threads) and 18432 (1024
-        // threads): every row in the window, none past it.
-        for (std::int64_t h : {7168, 18432}) {
-          INFO("hidden " << h);
-          CHECK(pick(op, h, kKeepOutRereadEndBytes / (h * es) - 1, dt).keep_out);
-          CHECK_FALSE(pick(op, h, kKeepOutRereadEndBytes / (h * es) + 1, dt).keep_out);
-        }
+        // 16-bit rows of 7168 (896 vectors: part-filled items on 512 threads): every row in the
+        // window, none past it.
+        CHECK(pick(op, 7168, kKeepOutRereadEndBytes / (7168 * es) - 1, dt).keep_out);
+        CHECK_FALSE(pick(op, 7168, kKeepOutRereadEndBytes / (7168 * es) + 1, dt).keep_out);
+        // 18432 on 1024 threads: held below kBulkRowsRmsnorm rows, hinted from
+        // kKeepOutRereadBytes with no end (past the window at 7283 rows); re-read from
+        // kBulkRowsRmsnorm rows (288 MiB, past the window: no hint).
+        const KernelConfig held_past = pick(op, 18432, kKeepOutRereadEndBytes / (18432 * es) + 1, dt);
+        INFO(slug(held_past));
+        CHECK(held_past.residency == 1);
+        CHECK(held_past.keep_out);
+        CHECK_FALSE(pick(op, 18432, kKeepOutRereadBytes / (18432 * es) - 1, dt).keep_out);
+        CHECK(pick(op, 18432, kKeepOutRereadBytes / (18432 * es) + 1, dt).keep_out);
+        CHECK(pick(op, 18432, kBulkRowsRmsnorm, dt).residency == 2);
+        CHECK_FALSE(pick(op, 18432, kBulkRowsRmsnorm, dt).keep_out);
       }
     }
     // Rows of at most kKeepOutShortRowBytes above kKeepOutShortBytes: hidden 128 and 256 (2-D and
@@ -867,20 +906,20 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
   CHECK((wide.cluster > 1 || wide.residency > 2));
   CHECK_FALSE(wide.keep_out);
   // Re-read rows of more than 2.5 vectors a thread: not where the first pass reads with the
-  // evict-last hint (bf16 32768 past kHintedWidePlainBytes, 24576 at 5440 rows); where it reads
-  // plainly (16-bit rows of 32768 up to there, f16 28672, fp32 16384), without a floor. Held
-  // 16-bit rows of 1537-2047 vectors on 512 threads (14336) take none: it would cost registers and
-  // CTAs an SM. Re-read rows of at most 2.5 on 256 and 512 threads are declared for the CTAs an
-  // SM holds.
-  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, kHintedWideRows + 1), pick(Op::rmsnorm, 24576, 5440)}) {
+  // evict-last hint (bf16 28672 past kHintedWidePlainBytes, 32768 from kBulkRowsRmsnorm rows);
+  // where it reads plainly (16-bit 28672 up to there, f16 28672, fp32 16384), without a floor.
+  // Held 16-bit rows of 1537-2047 vectors on 512 threads (14336) take none: it would cost
+  // registers and CTAs an SM. Re-read rows of at most 2.5 on 256, 512 and 1024 threads are
+  // declared for the CTAs an SM holds.
+  for (const KernelConfig& c : {pick(Op::rmsnorm, 28672, kHintedWidePlainBytes / 57344 + 1),
+                                pick(Op::rmsnorm, 32768, kBulkRowsRmsnorm)}) {
     INFO(slug(c));
     CHECK(c.residency == 2);
     CHECK(2 * c.hidden / c.vec > 5 * c.block_threads());
     CHECK(c.loads == 3);
     CHECK_FALSE(c.keep_out);
   }
-  for (const KernelConfig& c : {pick(Op::rmsnorm, 32768, 1024), pick(Op::rmsnorm, 32768, kHintedWideRows),
-                                pick(Op::rmsnorm, 24576, kHintedWidePlainBytes / 49152),
+  for (const KernelConfig& c : {pick(Op::rmsnorm, 28672, kHintedWideRows), pick(Op::rmsnorm, 28672, kHintedWidePlainBytes / 57344),
                                 pick(Op::rmsnorm, 28672, 1536, DType::f16), pick(Op::rmsnorm, 16384, 1024, DType::f32)}) {
     INFO(slug(c));
     CHECK(c.residency == 2);
@@ -898,8 +937,8 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
   CHECK(held12.residency < 2);
   CHECK(held12.keep_out);
   for (auto [h, rows, threads] :
-       {std::tuple{4096, 8192, 256}, std::tuple{8192, 8192, 512}, std::tuple{20480, 3000, 1024}}) {
-    const KernelConfig c = pick(Op::rmsnorm, h, rows);
+       {std::tuple{4096, 8192, 256}, std::tuple{8192, 8192, 512}, std::tuple{10240, 3000, 1024}}) {
+    const KernelConfig c = pick(Op::rmsnorm, h, rows, h == 10240 ? DType::f32 : DType::bf16);
     INFO(slug(c));
     CHECK(c.residency == 2);
     CHECK(c.keep_out);
@@ -2182,6 +2221,7 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   rejects(m, 89, "exceed the 1536 threads");
   ConfigOverride st;
   st.stores = 1;
+  st.residency = 1;  // held (the default re-reads these rows, which store in their second pass)
   CHECK(choose_with(st, 90).stores == 1);
   CHECK(slug(choose_with(st, 90)).find("-stitem") != std::string::npos);
   st.stores = 2;
