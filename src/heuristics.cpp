@@ -99,15 +99,14 @@ namespace {
 // (choose_rms_norm's end has the measurements), which the wide rows' load rule also follows.
 bool over_keep_out_vectors(std::int64_t row_vectors, std::int64_t threads) { return 2 * row_vectors > 5 * threads; }
 
-// rmsnorm's 16-bit rows of 2049-3072 16-byte vectors, or exactly 4096 from kLateWeightRows rows
-// (a weight of their own type), on one 1024-thread CTA below kBulkRowsRmsnorm rows: held, not
-// re-read, and hinted from 64 MiB of output (choose_rms_norm has the measurements). A part-filled
-// fourth item a thread takes 40-46 registers (one CTA an SM), so 3073-4095 keep the re-read.
+// rmsnorm's 16-bit rows of 2049-3072 16-byte vectors, or 3073-4096 from kLateWeightRows rows (a
+// weight of their own type), on one 1024-thread CTA below kBulkRowsRmsnorm rows: held, not
+// re-read, and hinted from 64 MiB of output (choose_rms_norm has the measurements).
 bool held_wide_row(const KernelConfig& c, const ProblemSpec& p, std::int64_t row_vectors) {
   return !op_info(p.op).residual && c.cluster == 1 && c.threads_per_row == 1024 &&
          dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype &&
          c.vec * dtype_size(c.input_dtype) == 16 && p.rows >= kBulkRowsWide && p.rows < kBulkRowsRmsnorm &&
-         row_vectors > 2048 && (row_vectors <= 3072 || (row_vectors == 4096 && p.rows >= kLateWeightRows));
+         row_vectors > 2048 && (row_vectors <= 3072 || p.rows >= kLateWeightRows);
 }
 
 }  // namespace
@@ -615,6 +614,16 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     }
     c.rows_per_block = 1;
     c.min_blocks = choose_min_blocks(c);
+    // The held rows above with a part-filled fourth item a thread (3073-4095 vectors: 40-46
+    // registers, one CTA an SM) are declared for 2 CTAs an SM: 32 registers and 8 bytes of stack
+    // a thread, measured as is. H200, bf16, median us, interleaved in one process, two rounds
+    // (session 53, call 5, p4-r*-call5.txt), held under the floor / the re-read then: 1024 rows
+    // 26624 28.90, 28.86 / 29.25, 29.15; 28672 30.78, 30.66 / 31.17, 31.07; 30720 32.32, 32.19 /
+    // 33.12, 32.96; 2048 rows 26624 53.86, 53.95 / 54.11, 53.82; 28672 58.02, 58.02 / 58.30, 57.76;
+    // 30720 61.38, 61.25 / 62.34, 62.18; 4096 rows 26624 104.64, 104.61 / 110.98, 110.30; 28672
+    // 112.93, 112.70 / 114.11, 114.34; 30720 120.54, 120.35 / 120.54, 120.51 (at 4096 rows without
+    // the output hint, which the rule adds from 64 MiB; call 6 times the rule as it stands).
+    if (held_wide_row(c, p, row_vectors) && row_vectors > 3072 && row_vectors < 4096) c.min_blocks = declared_ctas(2);
     // Rows of 8192 vectors and more (hidden >= 65536 in 16-bit types) are staged in shared
     // memory (residency 3) on clusters of 512-thread CTAs: rmsnorm in 4096-vector (64 KiB)
     // shares, the fused add in 2048-vector shares of x and r (64 KiB) up to 8 CTAs, 4096 at
@@ -1363,7 +1372,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     } else {
       const bool costs_ctas = dtype_size(c.input_dtype) == 2 && threads == 512 && row_vectors > 1536 &&
                               row_vectors < 2048;
-      const std::int64_t held_bytes = held_wide_row(c, p, row_vectors) ? kKeepOutRereadBytes : kKeepOutHeldBytes;
+      const bool held_wide = c.reconvert && held_wide_row(c, p, row_vectors);  // the rule's, not other held rows
+      const std::int64_t held_bytes = held_wide ? kKeepOutRereadBytes : kKeepOutHeldBytes;
       c.keep_out = !costs_ctas && (out_bytes >= held_bytes ||
                                    (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes));
     }

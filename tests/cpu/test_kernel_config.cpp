@@ -543,13 +543,19 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK_FALSE(pick(kBulkRowsRmsnorm).keep_out);
   CHECK(pick(1 << 20).loads == 3);
   // Rows of 2049-3072 vectors are held from kBulkRowsWide rows, the hint from 64 MiB (20480:
-  // 1639 rows); rows with a part-filled fourth item a thread (28672) are re-read.
+  // 1639 rows); rows with a part-filled fourth item a thread (28672) from kLateWeightRows, under
+  // a floor of 2 CTAs an SM.
   p.hidden = 20480;
   CHECK(pick(kBulkRowsWide).residency == 1);
+  CHECK(pick(kBulkRowsWide).min_blocks == 0);
   CHECK_FALSE(pick(kKeepOutRereadBytes / 40960 - 1).keep_out);
   CHECK(pick(kKeepOutRereadBytes / 40960 + 1).keep_out);
   p.hidden = 28672;
-  CHECK(pick(kHintedWideRows).residency == 2);
+  CHECK(pick(kLateWeightRows - 1).residency == 2);
+  CHECK(pick(kLateWeightRows).residency == 1);
+  CHECK(pick(kLateWeightRows).min_blocks == 2);
+  CHECK(pick(kHintedWideRows).residency == 1);
+  CHECK(pick(kBulkRowsRmsnorm).residency == 2);
   p.dtype = p.weight_dtype = DType::f16;
   p.hidden = 24576;
   CHECK(pick(kHintedWideRows).residency == 1);
@@ -906,21 +912,19 @@ TEST_CASE("rmsnorm keeps its output in L2 by output bytes: held rows, short rows
   CHECK((wide.cluster > 1 || wide.residency > 2));
   CHECK_FALSE(wide.keep_out);
   // Re-read rows of more than 2.5 vectors a thread: not where the first pass reads with the
-  // evict-last hint (bf16 28672 past kHintedWidePlainBytes, 32768 from kBulkRowsRmsnorm rows);
-  // where it reads plainly (16-bit 28672 up to there, f16 28672, fp32 16384), without a floor.
-  // Held 16-bit rows of 1537-2047 vectors on 512 threads (14336) take none: it would cost
-  // registers and CTAs an SM. Re-read rows of at most 2.5 on 256, 512 and 1024 threads are
-  // declared for the CTAs an SM holds.
-  for (const KernelConfig& c : {pick(Op::rmsnorm, 28672, kHintedWidePlainBytes / 57344 + 1),
-                                pick(Op::rmsnorm, 32768, kBulkRowsRmsnorm)}) {
+  // evict-last hint (16-bit 28672 and 32768 from kBulkRowsRmsnorm rows, where the output
+  // outgrows kHintedWidePlainBytes); where it reads plainly (fp32 16384), without a floor. Held
+  // 16-bit rows of 1537-2047 vectors on 512 threads (14336) take none: it would cost registers
+  // and CTAs an SM. Re-read rows of at most 2.5 on 256, 512 and 1024 threads are declared for the
+  // CTAs an SM holds.
+  for (const KernelConfig& c : {pick(Op::rmsnorm, 28672, kBulkRowsRmsnorm), pick(Op::rmsnorm, 32768, kBulkRowsRmsnorm)}) {
     INFO(slug(c));
     CHECK(c.residency == 2);
     CHECK(2 * c.hidden / c.vec > 5 * c.block_threads());
     CHECK(c.loads == 3);
     CHECK_FALSE(c.keep_out);
   }
-  for (const KernelConfig& c : {pick(Op::rmsnorm, 28672, kHintedWideRows), pick(Op::rmsnorm, 28672, kHintedWidePlainBytes / 57344),
-                                pick(Op::rmsnorm, 28672, 1536, DType::f16), pick(Op::rmsnorm, 16384, 1024, DType::f32)}) {
+  for (const KernelConfig& c : {pick(Op::rmsnorm, 16384, 1024, DType::f32), pick(Op::rmsnorm, 16384, 2048, DType::f32)}) {
     INFO(slug(c));
     CHECK(c.residency == 2);
     CHECK(2 * c.hidden / c.vec > 5 * c.block_threads());
