@@ -530,6 +530,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // with plain loads: 173.5/150.9 (65536), 374.6/308.6 (131072) (its 4096-vector shares spill
   // so: 1659 us at 262144), wider shares re-read on 256 threads: 914.8/832.2 (262144).
   bool held_share = false;  // rows held on 8 CTAs of 128 threads (below): pin the weight
+  bool held_wide = false;   // rows held on one 1024-thread CTA (held_wide_row, below)
   if (c.cluster > 1 && p.rows >= kBulkRowsWide) {
     if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
@@ -552,12 +553,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
                               p.rows * p.hidden * dtype_size(c.output_dtype) <= kHintedWidePlainBytes;
       if (c.cluster == 1 && p.rows >= kHintedWideRows && dtype_size(c.input_dtype) == 2 && !plain_kept)
         c.loads = 3;
-      // But below kBulkRowsRmsnorm rows, 16-bit rows (a weight of their own type) of 2049-3072
-      // vectors or exactly 4096 (hidden 16392-24576 and 32768; 2.x-3 or 4 whole items a thread)
-      // are held on that CTA, the weight loaded after the reduction (residency 1), plain loads,
+      // But below kBulkRowsRmsnorm rows, 16-bit rows (a weight of their own type) of 2049-4096
+      // vectors (hidden 16400-32768, even vector counts, which reach this split) are held on that
+      // CTA (held_wide_row), the weight loaded after the reduction (residency 1), plain loads,
       // their values kept in their type and converted again for the output (reconvert): 32
-      // registers, 2 CTAs an SM, where a part-filled fourth item takes 40-46 (one CTA an SM; 28672:
-      // 2048 rows 64.67 against the re-read's 58.08). Found by a sweep of 1024 x 32768 (session
+      // registers, 2 CTAs an SM up to 3 items a thread and at 4. A part-filled fourth item takes
+      // 40-46 (one CTA an SM; 28672: 2048 rows 64.67 against the re-read's 58.08), so those rows
+      // take a floor of 2 below. Found by a sweep of 1024 x 32768 (session
       // 53, call 1). H200, bf16, median us, interleaved in one process, two rounds (call 2,
       // docs/results/h200-2026-12-04-s53, held-r*-call2.txt), held with the output hint / held
       // without it / the re-read then: 1024 rows 20480 23.68, 23.68 / 23.17, 23.20 / 23.55, 23.58;
@@ -576,7 +578,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // x 32768 64.74, 64.70 / 66.94, 66.98. Level (within 0.4 %) at 1024 x 16896-24576, 4096 x
       // 20480-24576 and gemma 1024 / 4096 x 24576. Not 4096 vectors at 512 rows (32768: 19.78,
       // 19.78 / 19.62, 19.58; f16 19.71, 19.71 / 19.74, 19.49).
-      if (held_wide_row(c, p, row_vectors)) {
+      held_wide = held_wide_row(c, p, row_vectors);
+      if (held_wide) {
         c.residency = 1;
         c.loads = 0;
         c.reconvert = true;
@@ -623,7 +626,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 30720 61.38, 61.25 / 62.34, 62.18; 4096 rows 26624 104.64, 104.61 / 110.98, 110.30; 28672
     // 112.93, 112.70 / 114.11, 114.34; 30720 120.54, 120.35 / 120.54, 120.51 (at 4096 rows without
     // the output hint, which the rule adds from 64 MiB; call 6 times the rule as it stands).
-    if (held_wide_row(c, p, row_vectors) && row_vectors > 3072 && row_vectors < 4096) c.min_blocks = declared_ctas(2);
+    if (held_wide && row_vectors > 3072 && row_vectors < 4096) c.min_blocks = declared_ctas(2);
     // Rows of 8192 vectors and more (hidden >= 65536 in 16-bit types) are staged in shared
     // memory (residency 3) on clusters of 512-thread CTAs: rmsnorm in 4096-vector (64 KiB)
     // shares, the fused add in 2048-vector shares of x and r (64 KiB) up to 8 CTAs, 4096 at
@@ -1372,7 +1375,6 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     } else {
       const bool costs_ctas = dtype_size(c.input_dtype) == 2 && threads == 512 && row_vectors > 1536 &&
                               row_vectors < 2048;
-      const bool held_wide = c.reconvert && held_wide_row(c, p, row_vectors);  // the rule's, not other held rows
       const std::int64_t held_bytes = held_wide ? kKeepOutRereadBytes : kKeepOutHeldBytes;
       c.keep_out = !costs_ctas && (out_bytes >= held_bytes ||
                                    (row_bytes <= kKeepOutShortRowBytes && out_bytes > kKeepOutShortBytes));

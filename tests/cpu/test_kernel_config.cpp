@@ -561,8 +561,6 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kHintedWideRows).residency == 1);
   p.weight_dtype = DType::f32;  // not timed: re-read
   CHECK(pick(kHintedWideRows).residency == 2);
-  p.dtype = p.weight_dtype = DType::bf16;
-  p.hidden = 32768;
   p.dtype = p.weight_dtype = DType::f32;
   p.hidden = 16384;  // 4096 fp32 vectors: the same layout, not measured with hints
   CHECK(pick(1 << 20).residency == 2);
