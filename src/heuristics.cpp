@@ -531,6 +531,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // so: 1659 us at 262144), wider shares re-read on 256 threads: 914.8/832.2 (262144).
   bool held_share = false;  // rows held on 8 CTAs of 128 threads (below): pin the weight
   bool held_wide = false;   // rows held on one 1024-thread CTA (held_wide_row, below)
+  bool fused_part_reread = false;  // the fused add's part-filled rows re-read on 1024 threads
   if (c.cluster > 1 && p.rows >= kBulkRowsWide) {
     if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
@@ -601,6 +602,39 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
         c.residency = 2;
         c.loads = 3;
       }
+      // And 16-bit rows whose third item a thread is part-filled (a weight of their own type;
+      // even vector counts, which reach this split): held, they take 44 registers (one CTA an
+      // SM) and ran at 84-88 % of copy where a full third item (24576) and part-filled fourth
+      // ones (28672) ran at 97 %. Re-read with the hints by pass under a floor of 2
+      // (fused_part_reread, below: 32 registers) they run at 95-99 %: from kBulkRowsFusedAdd
+      // rows up to 2944 vectors (hidden 23552, 7/8 of the third item), and in bf16 from
+      // kFusedPartRereadRows rows at 2176-2816 vectors (17408-22528, 1/8 to 3/4 of it), where
+      // bf16's held kernel is slower than f16's. Found by session 53's left call. H200, median
+      // us, interleaved in one process, two rounds (session 54, docs/results/h200-2026-12-04-s54,
+      // calls 2-3, fw-r*-call2.txt, rule-r*-call3.txt), held / re-read: bf16 8192 rows 16400
+      // 265.76, 265.82 / 259.62, 259.17; 18432 336.96, 336.51 / 286.62, 286.46; 20480 364.13,
+      // 361.02 / 320.48, 320.29; 22528 370.18, 370.98 / 352.48, 353.12; 23552 376.86, 376.80 /
+      // 369.82, 369.89; but 24560 424.93, 425.12 / 426.30, 426.72; 16384 rows 17408 632.90,
+      // 632.45 / 535.58, 535.81; 2048 rows 18432 81.70, 81.89 / 77.22, 77.38; 20480 88.77, 88.54
+      // / 84.83, 84.54; 22528 93.98, 93.82 / 92.77, 93.25; but 16400 68.06, 68.06 / 69.09, 68.86;
+      // 23552 level, 24560 106.78, 107.17 / 110.08, 110.50. Gemma bf16 (one round, call 3) 2048 x
+      // 20480 91.46 / 84.54, 8192 x 20480 371.42 / 319.81. bf16 4096 rows (call 4, b4k-r*): 17408
+      // 154.21, 153.22 / 138.56, 138.88; 20480 176.77, 178.98 / 162.40, 161.95; 22528 185.09,
+      // 185.12 / 178.82, 178.98; at the edges within 1 % (16400 132.42, 133.63 / 131.65, 132.29;
+      // 23552 187.58, 188.90 / 186.46, 186.88). f16: 8192 rows (call 4) 16400 260.99, 261.22 /
+      // 258.21, 258.30; 20480 323.36, 323.46 / 319.58, 319.71; 23552 371.20, 370.94 / 368.70,
+      // 369.22; 4096 rows level (20480 162.72, 164.19 / 162.18, 162.27; 23552 185.44, 187.26 /
+      // 187.81, 186.78); 2048 rows held (call 3, one round: 17408 71.39 / 73.34, 20480 83.10 /
+      // 84.64). Fewer rows keep the held row (bf16 1024 rows: within 2 % either way, the re-read
+      // 4-5 % slower at 16400 and 24560; k1-r*-call3.txt). The output hint added nothing (322.85, 322.53 at 8192 x 20480).
+      const bool bf16_mid = c.input_dtype == DType::bf16 && row_vectors >= 2176 && row_vectors <= 2816;
+      fused_part_reread = !fp32 && row_vectors > 2048 && row_vectors <= 2944 && c.weight_dtype == c.input_dtype &&
+                          c.vec * dtype_size(c.input_dtype) == 16 &&
+                          p.rows >= (bf16_mid ? kFusedPartRereadRows : kBulkRowsFusedAdd);
+      if (fused_part_reread) {
+        c.residency = 2;
+        c.loads = 3;
+      }
     } else if (vectors <= 2048) {
       c.threads_per_row = 512;
       c.residency = 0;
@@ -627,6 +661,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 112.93, 112.70 / 114.11, 114.34; 30720 120.54, 120.35 / 120.54, 120.51 (at 4096 rows without
     // the output hint, which the rule adds from 64 MiB; call 6 times the rule as it stands).
     if (held_wide && row_vectors > 3072 && row_vectors < 4096) c.min_blocks = declared_ctas(2);
+    if (fused_part_reread) c.min_blocks = declared_ctas(2);
     // Rows of 8192 vectors and more (hidden >= 65536 in 16-bit types) are staged in shared
     // memory (residency 3) on clusters of 512-thread CTAs: rmsnorm in 4096-vector (64 KiB)
     // shares, the fused add in 2048-vector shares of x and r (64 KiB) up to 8 CTAs, 4096 at

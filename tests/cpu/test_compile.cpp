@@ -600,6 +600,34 @@ TEST_CASE("rmsnorm's held 1024-thread wide rows keep 2 CTAs an SM on sm_90", "[c
   CHECK(kernels == 28);
 }
 
+// The fused add's 16-bit rows with a part-filled third item on 1024 threads, re-read with the
+// hints by pass (choose_rms_norm: fused_part_reread), were measured at 32 registers without a
+// stack (2 CTAs an SM, the floor they declare); held, they took 44 (one CTA an SM).
+TEST_CASE("the fused add's re-read part-filled wide rows keep 2 CTAs an SM on sm_90", "[compile][resources]") {
+  int kernels = 0;
+  for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f16}) {
+      for (std::int64_t hidden : {16400, 17408, 20480, 22528, 23552}) {
+        ProblemSpec p;
+        p.op = op;
+        p.dtype = p.weight_dtype = dt;
+        p.hidden = hidden;
+        p.rows = kBulkRowsFusedAdd;
+        const KernelConfig c = choose_config(p, 0, Arch{90});
+        INFO(slug(c));
+        REQUIRE(c.residency == 2);
+        REQUIRE(c.block_threads() == 1024);
+        REQUIRE(c.min_blocks == 2);
+        const KernelResources r = resources_of(compile(c));
+        CHECK(r.registers <= 32);
+        CHECK(r.stack_bytes == 0);
+        ++kernels;
+      }
+    }
+  }
+  CHECK(kernels == 20);
+}
+
 // rms_norm.cuh's staged second pass goes over all of a thread's items in one sweep where the
 // occupancy floor leaves >= 96 registers a thread, for 16-bit rows and the fused add (kOneSweep);
 // it was measured (docs/results/h200-2026-12-02-s42) on kernels where ptxas spilled nothing. This
