@@ -33,7 +33,7 @@ build_cli() {
 }
 
 gpu_suite_summary() {
-  OUT=$R NORMJIT_SKIP_BENCH=0 timeout "${1:-380}" bash scripts/gpu_suite.sh > "$R/gpu-suite.txt" 2>&1
+  OUT=$R NORMJIT_SKIP_BENCH=0 timeout "${1:-560}" bash scripts/gpu_suite.sh > "$R/gpu-suite.txt" 2>&1
   local rc=$?
   echo "suite rc=$rc at $(elapsed) s"
   sed -n '/== SUMMARY/,$p' "$R/gpu-suite.txt" | tail -10
