@@ -609,7 +609,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // (fused_part_reread, below: 32 registers) they run at 95-99 %: from kBulkRowsFusedAdd
       // rows up to 2944 vectors (hidden 23552, 7/8 of the third item), and in bf16 from
       // kFusedPartRereadRows rows at 2176-2816 vectors (17408-22528, 1/8 to 3/4 of it), where
-      // bf16's held kernel is slower than f16's. Found by session 53's left call. H200, median
+      // bf16's held kernel is slower than f16's: ptxas issues its third item's loads late
+      // (docs/benchmarks.md, open lead 10). Found by session 53's left call. H200, median
       // us, interleaved in one process, two rounds (session 54, docs/results/h200-2026-12-04-s54,
       // calls 2-3, fw-r*-call2.txt, rule-r*-call3.txt), held / re-read: bf16 8192 rows 16400
       // 265.76, 265.82 / 259.62, 259.17; 18432 336.96, 336.51 / 286.62, 286.46; 20480 364.13,
