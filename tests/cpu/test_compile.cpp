@@ -498,6 +498,16 @@ KernelResources resources_of(const Binary& b) {
   return *r;
 }
 
+// The sm_90 default of `rows` rows of `hidden` in `dt` (a weight of the same type).
+KernelConfig sm90_default(Op op, DType dt, std::int64_t hidden, std::int64_t rows) {
+  ProblemSpec p;
+  p.op = op;
+  p.dtype = p.weight_dtype = dt;
+  p.hidden = hidden;
+  p.rows = rows;
+  return choose_config(p, 0, Arch{90});
+}
+
 }  // namespace
 
 TEST_CASE("kernel resources read from a cubin: registers within the launch bounds, nothing from foreign bytes",
@@ -580,12 +590,7 @@ TEST_CASE("rmsnorm's held 1024-thread wide rows keep 2 CTAs an SM on sm_90", "[c
   for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16}) {
       for (std::int64_t hidden : {16400, 20480, 24576, 24592, 28672, 32752, 32768}) {
-        ProblemSpec p;
-        p.op = op;
-        p.dtype = p.weight_dtype = dt;
-        p.hidden = hidden;
-        p.rows = kHintedWideRows;
-        const KernelConfig c = choose_config(p, 0, Arch{90});
+        const KernelConfig c = sm90_default(op, dt, hidden, kHintedWideRows);
         INFO(slug(c));
         REQUIRE(c.residency == 1);
         REQUIRE(c.block_threads() == 1024);
@@ -608,12 +613,7 @@ TEST_CASE("the fused add's re-read part-filled wide rows keep 2 CTAs an SM on sm
   for (Op op : {Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm}) {
     for (DType dt : {DType::bf16, DType::f16}) {
       for (std::int64_t hidden : {16400, 17408, 20480, 22528, 23552}) {
-        ProblemSpec p;
-        p.op = op;
-        p.dtype = p.weight_dtype = dt;
-        p.hidden = hidden;
-        p.rows = kBulkRowsFusedAdd;
-        const KernelConfig c = choose_config(p, 0, Arch{90});
+        const KernelConfig c = sm90_default(op, dt, hidden, kBulkRowsFusedAdd);
         INFO(slug(c));
         REQUIRE(c.residency == 2);
         REQUIRE(c.block_threads() == 1024);
