@@ -99,14 +99,19 @@ namespace {
 // (choose_rms_norm's end has the measurements), which the wide rows' load rule also follows.
 bool over_keep_out_vectors(std::int64_t row_vectors, std::int64_t threads) { return 2 * row_vectors > 5 * threads; }
 
+// 16-bit rows in 16-byte vectors with a weight of their own type: what the wide 1024-thread
+// rules below were measured on.
+bool own_weight_16bit_vectors(const KernelConfig& c) {
+  return dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype && c.vec * dtype_size(c.input_dtype) == 16;
+}
+
 // rmsnorm's 16-bit rows of 2049-3072 16-byte vectors, or 3073-4096 from kLateWeightRows rows (a
 // weight of their own type), on one 1024-thread CTA below kBulkRowsRmsnorm rows: held, not
 // re-read, and hinted from 64 MiB of output (choose_rms_norm has the measurements).
 bool held_wide_row(const KernelConfig& c, const ProblemSpec& p, std::int64_t row_vectors) {
-  return !op_info(p.op).residual && c.cluster == 1 && c.threads_per_row == 1024 &&
-         dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype &&
-         c.vec * dtype_size(c.input_dtype) == 16 && p.rows >= kBulkRowsWide && p.rows < kBulkRowsRmsnorm &&
-         row_vectors > 2048 && (row_vectors <= 3072 || p.rows >= kLateWeightRows);
+  return !op_info(p.op).residual && c.cluster == 1 && c.threads_per_row == 1024 && own_weight_16bit_vectors(c) &&
+         p.rows >= kBulkRowsWide && p.rows < kBulkRowsRmsnorm && row_vectors > 2048 &&
+         (row_vectors <= 3072 || p.rows >= kLateWeightRows);
 }
 
 }  // namespace
@@ -627,10 +632,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 369.22; 4096 rows level (20480 162.72, 164.19 / 162.18, 162.27; 23552 185.44, 187.26 /
       // 187.81, 186.78); 2048 rows held (call 3, one round: 17408 71.39 / 73.34, 20480 83.10 /
       // 84.64). Fewer rows keep the held row (bf16 1024 rows: within 2 % either way, the re-read
-      // 4-5 % slower at 16400 and 24560; k1-r*-call3.txt). The output hint added nothing (322.85, 322.53 at 8192 x 20480).
+      // 4-5 % slower at 16400 and 24560; k1-r*-call3.txt). The output hint added nothing
+      // (322.85, 322.53 at 8192 x 20480).
       const bool bf16_mid = c.input_dtype == DType::bf16 && row_vectors >= 2176 && row_vectors <= 2816;
-      fused_part_reread = !fp32 && row_vectors > 2048 && row_vectors <= 2944 && c.weight_dtype == c.input_dtype &&
-                          c.vec * dtype_size(c.input_dtype) == 16 &&
+      fused_part_reread = own_weight_16bit_vectors(c) && row_vectors > 2048 && row_vectors <= 2944 &&
                           p.rows >= (bf16_mid ? kFusedPartRereadRows : kBulkRowsFusedAdd);
       if (fused_part_reread) {
         c.residency = 2;

@@ -117,8 +117,8 @@ constexpr std::int64_t kFusedPartRereadRows = 2048;
 // when dense), kFourRowsPerThreadDenseRows (dense rows of 8: four), kOneVectorLaneRows,
 // kOneVectorLaneDenseRows, kWeightSharedRows, kStridedSharedRows (= kFourRowsPerThreadDenseRows),
 // kStridedSharedEndRows, kStridedSharedRows8, kDenseSharedRows16, kDenseSharedEndRows16,
-// kDenseSharedRows8, kWideRereadTwoCtaRows and the
-// thresholds below, which are all >= 8192 except kBulkRowsWide (512). Rows of more than 2048
+// kDenseSharedRows8, kWideRereadTwoCtaRows, kBulkRowsWide, kFusedPartRereadRows and the
+// thresholds below, which are all >= 8192. Rows of more than 2048
 // vectors take their many-rows layouts there (on sm_90+ they do not switch at kPinWeightRows);
 // rmsnorm's 16-bit rows of 4096 vectors switch again at kLateWeightRows (held from there), its rows
 // of 2049-4096 vectors at kHintedWideRows. Rows of 2048 vectors on sm_90 switch at SM-count multiples too
