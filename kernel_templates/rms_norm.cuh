@@ -565,6 +565,25 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
 #pragma unroll
       for (int it = 0; it < kPinned; ++it) xs[it].u.w[0] |= ws[it].u.w[0] & zero;
     }
+    // kPinLastRow: the fused add's bf16 rows held on 1024 threads with a part-filled third item
+    // (2049-3071 16-byte vectors) tie that item's first words of x and r into the first item's,
+    // as kPinWeight does for the weight. Without it ptxas (sm_90a) issued the third item's loads
+    // after the first items' adds, into their registers, a round trip late; f16's kernel issues
+    // all six together. Pinned, bf16 ran as f16 does: 2-10 % faster at 512-2048 rows
+    // (heuristics.cpp: fused_part_reread has the measurements; at 1024 rows, session 55, median
+    // us, two rounds, unpinned / pinned: 16400 36.77, 36.93 / 36.45, 36.61; 23552 52.06, 52.00 /
+    // 49.89, 49.98; 24560 56.19, 56.03 / 52.42, 52.51). Pinned f16 kernels ran 0.2-1.4 % slower
+    // at 5 of 9 shapes (and 3.5 % faster at one), fp32 was not timed: both stay as they were.
+    // A part-filled fourth item (3073-4095 vectors, 52 registers) has the same late loads in
+    // bf16 (3-5 % slower than f16 at 26640), but no pin tried moved them: pinned, ptxas delays
+    // another item's loads instead (docs/benchmarks.md, open lead 10).
+    constexpr bool kPinLastRow = Cfg::kResidual && is_bf16<T>::value && !kPerItem && kCluster == 1 && kGroup == 1024 &&
+                                 kItems == 3 && !kExact && Cfg::kPinWeight == 0;
+    if constexpr (kPinLastRow) {
+      const u32 zero = u32(p.flags) & u32(kFlagNeverSet);
+      xs[0].u.w[0] |= xs[kItems - 1].u.w[0] & zero;
+      rs[0].u.w[0] |= rs[kItems - 1].u.w[0] & zero;
+    }
     if constexpr (Cfg::kResidual && !kPerItem) {
 #pragma unroll
       for (int it = 0; it < kItems; ++it) {

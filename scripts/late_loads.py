@@ -7,19 +7,19 @@ memory a round trip late; session 15 found ptxas scheduling the weight loads of 
   scripts/sass.sh CACHE_DIR [NAME_GLOB] | scripts/late_loads.py
 
 Prints one line per kernel with late loads: its name, how many, and the first of them. Kernels
-that load late by design are left out unless --all is given: re-read rows (`-reload`), per-item
-residual stores (`-stitem`) and the weight loaded late (`-lw`) entirely; the weight loads (the
-read-only `.CONSTANT` ones) of kernels whose weight is not pinned (no `-pw`), and of those pinned
-on the full items only (`-pwf`, whose part-filled item's weight is left free). What is left, row
-loads anywhere and weight loads of kernels pinned on every item, is what the pin was meant to
-prevent.
+that load late by design are left out unless --all is given: re-read rows (`-reload`) and
+per-item residual stores (`-stitem`) entirely; the weight loads (the read-only `.CONSTANT` ones)
+of kernels whose weight is not pinned (no `-pw`), of those pinned on the full items only (`-pwf`,
+whose part-filled item's weight is left free) and of those that load it late (`-lw`). What is
+left, row loads anywhere and weight loads of kernels pinned on every item, is what the pins
+(KernelConfig::pin_weight, rms_norm.cuh's kPinLastRow) were meant to prevent.
 """
 import argparse
 import re
 import sys
 
 # Kernels that issue loads after a use by design (slug parts, kernel_config.cpp: slug).
-BY_DESIGN = ("-reload", "-stitem", "-lw")
+BY_DESIGN = ("-reload", "-stitem")
 
 INSN = re.compile(r"\*/\s+(?:@!?U?P\w+\s+)?(\S+)\s*(.*)")
 
@@ -36,7 +36,7 @@ def late_loads(lines):
         if op.startswith(("SHFL", "BAR")):
             break
         regs = [int(r) for r in re.findall(r"\bR(\d+)\b", args)]
-        if op.startswith("LDG"):
+        if op.startswith("LDG.") and regs:  # not LDGSTS / LDGDEPBAR (cp.async into shared memory)
             if waited:
                 late.append(line.strip())
             if any(r in loaded for r in regs[1:]):  # an address computed from loaded data
@@ -52,7 +52,8 @@ def unexpected(name, late):
     """The late loads of kernel `name` that its config does not explain (see the module doc)."""
     if any(part in name for part in BY_DESIGN):
         return []
-    weight_pinned = re.search(r"-pw(?!f)", name) is not None
+    # A weight loaded late (-lw) is late by design; the row loads of those kernels are not.
+    weight_pinned = re.search(r"-pw(?!f)", name) is not None and "-lw" not in name
     return [l for l in late if weight_pinned or ".CONSTANT" not in l]
 
 

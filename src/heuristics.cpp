@@ -607,36 +607,29 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
         c.residency = 2;
         c.loads = 3;
       }
-      // And 16-bit rows whose third item a thread is part-filled (a weight of their own type;
-      // even vector counts, which reach this split): held, they take 44 registers (one CTA an
-      // SM) and ran at 84-88 % of copy where a full third item (24576) and part-filled fourth
-      // ones (28672) ran at 97 %. Re-read with the hints by pass under a floor of 2
-      // (fused_part_reread, below: 32 registers) they run at 95-99 %: from kBulkRowsFusedAdd
-      // rows up to 2944 vectors (hidden 23552, 7/8 of the third item), and in bf16 from
-      // kFusedPartRereadRows rows at 2176-2816 vectors (17408-22528, 1/8 to 3/4 of it), where
-      // bf16's held kernel is slower than f16's: ptxas issues its third item's loads late
-      // (docs/benchmarks.md, open lead 10). Found by session 53's left call. H200, median
-      // us, interleaved in one process, two rounds (session 54, docs/results/h200-2026-12-04-s54,
-      // calls 2-3, fw-r*-call2.txt, rule-r*-call3.txt), held / re-read: bf16 8192 rows 16400
-      // 265.76, 265.82 / 259.62, 259.17; 18432 336.96, 336.51 / 286.62, 286.46; 20480 364.13,
-      // 361.02 / 320.48, 320.29; 22528 370.18, 370.98 / 352.48, 353.12; 23552 376.86, 376.80 /
-      // 369.82, 369.89; but 24560 424.93, 425.12 / 426.30, 426.72; 16384 rows 17408 632.90,
-      // 632.45 / 535.58, 535.81; 2048 rows 18432 81.70, 81.89 / 77.22, 77.38; 20480 88.77, 88.54
-      // / 84.83, 84.54; 22528 93.98, 93.82 / 92.77, 93.25; but 16400 68.06, 68.06 / 69.09, 68.86;
-      // 23552 level, 24560 106.78, 107.17 / 110.08, 110.50. Gemma bf16 (one round, call 3) 2048 x
-      // 20480 91.46 / 84.54, 8192 x 20480 371.42 / 319.81. bf16 4096 rows (call 4, b4k-r*): 17408
-      // 154.21, 153.22 / 138.56, 138.88; 20480 176.77, 178.98 / 162.40, 161.95; 22528 185.09,
-      // 185.12 / 178.82, 178.98; at the edges within 1 % (16400 132.42, 133.63 / 131.65, 132.29;
-      // 23552 187.58, 188.90 / 186.46, 186.88). f16: 8192 rows (call 4) 16400 260.99, 261.22 /
+      // And 16-bit rows whose third item a thread is part-filled (2049-2944 vectors, hidden
+      // 16400-23552, up to 7/8 of the item; a weight of their own type; even vector counts,
+      // which reach this split) from kBulkRowsFusedAdd rows: re-read with the hints by pass
+      // under a floor of 2 (fused_part_reread, below: 32 registers, 2 CTAs an SM) where held
+      // takes 44 (one CTA an SM). H200, median us, interleaved in one process, two rounds
+      // (session 54, docs/results/h200-2026-12-04-s54), held (with rms_norm.cuh's kPinLastRow) /
+      // re-read: bf16 8192 rows (call 6, pin-r*) 17408 275.62, 275.78 / 269.86, 269.76; 20480
+      // 326.50, 326.53 / 319.68, 319.87; 22528 360.86, 361.34 / 352.86, 353.09; gemma alike;
+      // f16 (call 4, f16-r*, whose held kernel the pin leaves as it was) 16400 260.99, 261.22 /
       // 258.21, 258.30; 20480 323.36, 323.46 / 319.58, 319.71; 23552 371.20, 370.94 / 368.70,
-      // 369.22; 4096 rows level (20480 162.72, 164.19 / 162.18, 162.27; 23552 185.44, 187.26 /
-      // 187.81, 186.78); 2048 rows held (call 3, one round: 17408 71.39 / 73.34, 20480 83.10 /
-      // 84.64). Fewer rows keep the held row (bf16 1024 rows: within 2 % either way, the re-read
-      // 4-5 % slower at 16400 and 24560; k1-r*-call3.txt). The output hint added nothing
-      // (322.85, 322.53 at 8192 x 20480).
-      const bool bf16_mid = c.input_dtype == DType::bf16 && row_vectors >= 2176 && row_vectors <= 2816;
+      // 369.22; bf16 without the pin 23552 376.86, 376.80 / 369.82, 369.89 and 16400 265.76,
+      // 265.82 / 259.62, 259.17 (call 3, rule-r*). Level at 4096 rows (bf16 20480 163.46, 163.30
+      // / 162.94, 162.98), held faster at 2048 (bf16 20480 82.88, 83.01 / 84.80, 84.70; 17408
+      // 70.88, 71.17 / 73.34, 73.47). Past 2944 vectors the re-read ties or loses (24560 424.93,
+      // 425.12 held unpinned / 426.30, 426.72), and from 3072 (a full third item, 24576, or
+      // part-filled fourth ones, 28672) it lost 1-12 % at every row count (fw-r*-call2.txt). The
+      // output hint added nothing (322.85, 322.53 at 8192 x 20480). Before kPinLastRow, bf16's
+      // held kernel issued the third item's loads late and ran 84-88 % of copy: then the re-read
+      // won from 2048 rows (calls 2-4), 11-15 % at 8192-16384 rows. At the switch (session 55,
+      // call 1, one round): 8191 x 20480 held 328.48, 8192 re-read 320.06 (bf16; f16 329.47 /
+      // 320.13).
       fused_part_reread = own_weight_16bit_vectors(c) && row_vectors > 2048 && row_vectors <= 2944 &&
-                          p.rows >= (bf16_mid ? kFusedPartRereadRows : kBulkRowsFusedAdd);
+                          p.rows >= kBulkRowsFusedAdd;
       if (fused_part_reread) {
         c.residency = 2;
         c.loads = 3;

@@ -105,10 +105,6 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;
-// Row count from which the fused add's bf16 rows of 2176-2816 vectors (a third item on 1024
-// threads 1/8 to 3/4 filled) are re-read with the hints by pass rather than held; other 16-bit rows
-// of 2049-2944 vectors from kBulkRowsFusedAdd (choose_rms_norm).
-constexpr std::int64_t kFusedPartRereadRows = 2048;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
 // changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
@@ -117,7 +113,7 @@ constexpr std::int64_t kFusedPartRereadRows = 2048;
 // when dense), kFourRowsPerThreadDenseRows (dense rows of 8: four), kOneVectorLaneRows,
 // kOneVectorLaneDenseRows, kWeightSharedRows, kStridedSharedRows (= kFourRowsPerThreadDenseRows),
 // kStridedSharedEndRows, kStridedSharedRows8, kDenseSharedRows16, kDenseSharedEndRows16,
-// kDenseSharedRows8, kWideRereadTwoCtaRows, kBulkRowsWide, kFusedPartRereadRows and the
+// kDenseSharedRows8, kWideRereadTwoCtaRows, kBulkRowsWide and the
 // thresholds below, which are all >= 8192. Rows of more than 2048
 // vectors take their many-rows layouts there (on sm_90+ they do not switch at kPinWeightRows);
 // rmsnorm's 16-bit rows of 4096 vectors switch again at kLateWeightRows (held from there), its rows
@@ -130,7 +126,7 @@ constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kP
                                          kDenseSharedRows16, kFourRowsPerThreadDenseRows, kStridedSharedRows8,
                                          kDenseSharedRows8, kFourRowsPerThreadRows, kDenseSharedEndRows16,
                                          kOneVectorLaneRows, kOneVectorLaneDenseRows, kStridedSharedEndRows,
-                                         kWideRereadTwoCtaRows, kFusedPartRereadRows, std::int64_t(1) << 40};
+                                         kWideRereadTwoCtaRows, std::int64_t(1) << 40};
 static_assert(kStridedSharedRows == kFourRowsPerThreadDenseRows, "kRowClasses reaches kStridedSharedRows there");
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two

@@ -485,10 +485,10 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kStreamRowsFusedAdd).residency == 1);
   CHECK(pick(kStreamRowsFusedAdd).loads == 1);
   p.weight_dtype = DType::bf16;
-  // 16-bit rows with a part-filled third item on 1024 threads: held, then re-read with the hints
-  // by pass at 2 CTAs an SM: bf16 rows of 2176-2816 vectors from kFusedPartRereadRows, the rest
-  // of 2049-2944 vectors (and f16's) from kBulkRowsFusedAdd; a fuller third item, a full one
-  // (3072) and part-filled fourth ones stay held, as does an fp32 weight.
+  // 16-bit rows with a part-filled third item on 1024 threads (2049-2944 vectors): held below
+  // kBulkRowsFusedAdd rows, re-read with the hints by pass at 2 CTAs an SM from there, in every
+  // 16-bit op with a weight of the row's type; a fuller third item, a full one (3072) and
+  // part-filled fourth ones stay held, as does an fp32 weight.
   auto reread = [&](std::int64_t rows) {
     const KernelConfig c = pick(rows);
     return c.threads_per_row == 1024 && c.residency == 2 && c.loads == 3 && c.min_blocks == 2 && !c.keep_out;
@@ -497,28 +497,21 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
     const KernelConfig c = pick(rows);
     return c.threads_per_row == 1024 && c.residency == 1 && c.min_blocks == 0;
   };
-  for (std::int64_t h : {17408, 20480, 22528}) {
-    p.hidden = h;
-    INFO("hidden " << h);
-    CHECK(held(kFusedPartRereadRows - 1));
-    CHECK(reread(kFusedPartRereadRows));
-    CHECK(reread(1 << 20));
-  }
-  for (std::int64_t h : {16400, 23552}) {
+  for (std::int64_t h : {16400, 17408, 20480, 22528, 23552}) {
     p.hidden = h;
     INFO("hidden " << h);
     CHECK(held(kBulkRowsFusedAdd - 1));
     CHECK(reread(kBulkRowsFusedAdd));
+    CHECK(reread(1 << 20));
   }
   for (std::int64_t h : {24560, 24576, 28672, 32768}) {
     p.hidden = h;
     INFO("hidden " << h);
-    CHECK(held(kFusedPartRereadRows));
+    CHECK(held(kBulkRowsFusedAdd));
     CHECK(held(1 << 20));
   }
   p.hidden = 20480;
   p.op = Op::gemma_fused_add_rmsnorm;
-  CHECK(reread(kFusedPartRereadRows));
   p.dtype = p.weight_dtype = DType::f16;
   CHECK(held(kBulkRowsFusedAdd - 1));
   CHECK(reread(kBulkRowsFusedAdd));

@@ -876,10 +876,10 @@ std::vector<Switch> switch_cases() {
           // 512 threads, 2.5 on the one-CTA 1024 of wide rows
           Switch{Op::rmsnorm, 11264, normjit::detail::kBulkRowsRmsnorm},
           Switch{Op::rmsnorm, 20480, normjit::detail::kHintedWideRows},
-          // the fused add's part-filled third item on 1024 threads: held, then re-read with the
-          // hints by pass under a floor of 2 (bf16 2176-2816 vectors from kFusedPartRereadRows,
-          // the rest of 2049-2944 from kBulkRowsFusedAdd)
-          Switch{Op::fused_add_rmsnorm, 20480, normjit::detail::kFusedPartRereadRows},
+          // the fused add's part-filled third item on 1024 threads (2049-2944 vectors): held
+          // (the last item's loads pinned: kPinLastRow), then re-read with the hints by pass
+          // under a floor of 2
+          Switch{Op::fused_add_rmsnorm, 20480, normjit::detail::kBulkRowsFusedAdd},
           Switch{Op::gemma_fused_add_rmsnorm, 17408, normjit::detail::kBulkRowsFusedAdd, DType::f16},
           Switch{Op::fused_add_rmsnorm, 23552, normjit::detail::kBulkRowsFusedAdd},
           Switch{Op::rmsnorm, 12288, normjit::detail::kBulkRowsRmsnorm, DType::f16},
