@@ -38,11 +38,12 @@ using detail::check;
 using detail::driver;
 using Clock = std::chrono::steady_clock;
 
-// bench's lists (--op, --dtype, --tokens, --hidden), parsed before anything touches the GPU, each
-// entry with the name the user gave.
+// bench's lists (--op, --dtype, --weight-dtype, --tokens, --hidden), parsed before anything
+// touches the GPU, each entry with the name the user gave.
 struct BenchLists {
   std::vector<std::pair<std::string, Op>> ops;
   std::vector<std::pair<std::string, DType>> dtypes;
+  std::vector<std::pair<std::string, DType>> weight_dtypes;  // empty: the activation dtype
   std::vector<std::int64_t> tokens, hidden;
 };
 
@@ -62,6 +63,14 @@ BenchLists parse_lists(const BenchArgs& a) {
         DType& dt = e->second;
         if (!parse_dtype(n, &dt) || (dt != DType::bf16 && dt != DType::f16 && dt != DType::f32))
           throw std::invalid_argument(fmt::format("bench --dtype: {} is not an activation dtype (bf16, f16, f32)", n));
+        e->first = n;
+        return true;
+      });
+  l.weight_dtypes = split_list<std::pair<std::string, DType>>(
+      a.weight_dtypes, "weight-dtype", [](const std::string& n, std::pair<std::string, DType>* e) {
+        DType& dt = e->second;
+        if (!parse_dtype(n, &dt) || (dt != DType::bf16 && dt != DType::f16 && dt != DType::f32))
+          throw std::invalid_argument(fmt::format("bench --weight-dtype: {} is not a weight dtype (bf16, f16, f32)", n));
         e->first = n;
         return true;
       });
@@ -90,6 +99,23 @@ BenchLists parse_lists(const BenchArgs& a) {
         throw std::invalid_argument(
             fmt::format("bench --heads: {} takes 2-D rows only (per-head rows: rmsnorm, gemma_rmsnorm)", name));
   return l;
+}
+
+// An activation dtype with a weight dtype, as the table's dtype column names it: "bf16", or
+// "bf16/f32" where the weight's differs.
+struct DtypePair {
+  std::string label;
+  DType dt, wdt;
+};
+
+std::vector<DtypePair> dtype_pairs(const BenchLists& l) {
+  std::vector<DtypePair> pairs;
+  for (const auto& [dtn, dt] : l.dtypes) {
+    if (l.weight_dtypes.empty()) pairs.push_back({dtn, dt, dt});
+    for (const auto& [wn, wdt] : l.weight_dtypes)
+      pairs.push_back({wdt == dt ? dtn : fmt::format("{}/{}", dtn, wn), dt, wdt});
+  }
+  return pairs;
 }
 
 struct Buffer {
@@ -292,6 +318,7 @@ double copy_bandwidth(CUstream s, L2Flush& flush) {
 struct Shape {
   Op op;
   DType dt;
+  DType wdt;  // the weight's dtype
   std::int64_t T, H;
   std::int64_t heads = 0, token_heads = 0;
 
@@ -317,9 +344,9 @@ class ShapeBench {
     const std::int64_t es = dtype_size(sh.dt);
     row_bytes_ = size_t(sh.rows() * sh.H * es);
     in_bytes_ = size_t(sh.T * sh.in_token_stride() * es);
-    w_ = std::make_unique<Buffer>(size_t(sh.H * es));
-    wh_.resize(size_t(sh.H * es));
-    njtest::fill_random(sh.dt, wh_.data(), sh.H, rng, 0.5, 1.0);
+    w_ = std::make_unique<Buffer>(size_t(sh.H * dtype_size(sh.wdt)));
+    wh_.resize(size_t(sh.H * dtype_size(sh.wdt)));
+    njtest::fill_random(sh.wdt, wh_.data(), sh.H, rng, 0.5, 1.0);
     check(d.cuMemcpyHtoD(w_->p, wh_.data(), wh_.size()), "upload");
     const size_t per_set = in_bytes_ + row_bytes_;
     sets_ = int(std::clamp<std::int64_t>(std::int64_t((size_t(240) << 20) / std::max<size_t>(1, per_set)) + 1, 2,
@@ -347,7 +374,7 @@ class ShapeBench {
 
   // The bytes a call must move: its rows read and written (and the residual's), and the weight.
   double bytes() const {
-    return double(row_bytes_) * (fused_ ? 4 : 2) + double(sh_.H * dtype_size(sh_.dt));
+    return double(row_bytes_) * (fused_ ? 4 : 2) + double(sh_.H * dtype_size(sh_.wdt));
   }
 
   void call(int i) {
@@ -382,7 +409,7 @@ class ShapeBench {
     check(d.cuCtxSynchronize(), "sync");
     const std::int64_t H = sh_.H;
     std::vector<double> v(static_cast<size_t>(H)), wd(static_cast<size_t>(H)), y;
-    for (std::int64_t j = 0; j < H; ++j) wd[size_t(j)] = njtest::get(sh_.dt, wh_.data(), j);
+    for (std::int64_t j = 0; j < H; ++j) wd[size_t(j)] = njtest::get(sh_.wdt, wh_.data(), j);
     const double off = detail::op_info(sh_.op).gemma ? 1.0 : 0.0;
     for (std::int64_t token : {std::int64_t(0), sh_.T - 1}) {
       for (std::int64_t head = 0; head < sh_.row_heads(); ++head) {
@@ -416,10 +443,10 @@ class ShapeBench {
                           : make_tensor(ys_[size_t(k)]->get(), sh_.dt, {sh_.T, sh_.heads, sh_.H});
   }
   RmsnormArgs rmsnorm_args(int k) const {
-    return RmsnormArgs{input(k), make_tensor(w_->get(), sh_.dt, {sh_.H}), 1e-6, rows_out(k)};
+    return RmsnormArgs{input(k), make_tensor(w_->get(), sh_.wdt, {sh_.H}), 1e-6, rows_out(k)};
   }
   FusedAddRmsnormArgs fused_args(int k) const {
-    return FusedAddRmsnormArgs{input(k), rows_out(k), make_tensor(w_->get(), sh_.dt, {sh_.H}), 1e-6};
+    return FusedAddRmsnormArgs{input(k), rows_out(k), make_tensor(w_->get(), sh_.wdt, {sh_.H}), 1e-6};
   }
 
   Shape sh_;
@@ -562,12 +589,12 @@ int run_bench(const BenchArgs& a) {
   for (const auto& op_entry : lists.ops) {
     const std::string& opn = op_entry.first;
     const Op op = op_entry.second;
-    for (const auto& dtype_entry : lists.dtypes) {
-      const std::string& dtn = dtype_entry.first;
-      const DType dt = dtype_entry.second;
+    for (const DtypePair& pair : dtype_pairs(lists)) {
+      const std::string& dtn = pair.label;
+      const DType dt = pair.dt;
       for (const std::int64_t hidden : lists.hidden) {
         for (const std::int64_t tokens : lists.tokens) {
-          const Shape sh{op, dt, tokens, hidden, a.heads, a.qkv_heads > 0 ? a.qkv_heads : a.heads};
+          const Shape sh{op, dt, pair.wdt, tokens, hidden, a.heads, a.qkv_heads > 0 ? a.qkv_heads : a.heads};
           ShapeBench b(sh, rng, a.pdl, s);
           std::vector<detail::ConfigOverride> variants;
           if (a.sweep) {

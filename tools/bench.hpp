@@ -8,6 +8,9 @@ namespace normjit::tools {
 struct BenchArgs {
   std::vector<std::string> ops{"rmsnorm"};
   std::vector<std::string> dtypes{"bf16"};
+  // Weight dtypes, each timed with every --dtype; empty: the activation dtype. f32 with 16-bit
+  // activations is the mixed-precision case (spec/rmsnorm.md: weight).
+  std::vector<std::string> weight_dtypes;
   std::vector<std::string> tokens{"1,128,2048,32768"};
   std::vector<std::string> hidden{"4096,8192"};
   // Per-head rows (rmsnorm, gemma_rmsnorm): `heads` heads of `hidden` (the head dim) a token,

@@ -336,6 +336,9 @@ int main(int argc, char** argv) {
   CLI::App* bench = app.add_subcommand("bench", "Time ops on the GPU against a device copy (validates first)");
   bench->add_option("--op", ba.ops, "Ops, comma list")->capture_default_str();
   bench->add_option("--dtype", ba.dtypes, "Dtypes, comma list")->capture_default_str();
+  CLI::Option* wdtype_opt = bench->add_option("--weight-dtype", ba.weight_dtypes,
+                    "Weight dtypes, comma list, each timed with every --dtype (default: the activation dtype; "
+                    "f32 with bf16 or f16 is the mixed-precision case)");
   bench->add_option("--tokens", ba.tokens, "Token (row) counts, comma list")->capture_default_str();
   bench->add_option("--hidden", ba.hidden, "Hidden sizes, comma list")->capture_default_str();
   CLI::Option* heads_opt = bench->add_option("--heads", ba.heads,
@@ -375,7 +378,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1000))
       ->capture_default_str()
       ->needs(latency_flag);
-  latency_flag->excludes(heads_opt)->excludes(qkv_opt);  // --latency times its own 1 x 4096 call
+  latency_flag->excludes(heads_opt)->excludes(qkv_opt)->excludes(wdtype_opt);  // --latency times its own bf16 calls
   for (CLI::App* sub : {info, pw, bench})
     sub->add_option("--cache-dir", cache_dir, "Cache root");
   tools::CacheCommand cache_cmd(app, &cache_dir);

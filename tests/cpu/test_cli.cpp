@@ -212,6 +212,8 @@ TEST_CASE("cli: bench rejects a malformed --config, --compare, --fill or list be
                        Bad{{"bench", "--tokens", ","}, "bench --tokens: the list is empty"},
                        Bad{{"bench", "--op", "rmsnorm,rmsnorn"}, "bench --op: unknown op rmsnorn (rmsnorm, gemma_rmsnorm"},
                        Bad{{"bench", "--dtype", "e4m3"}, "bench --dtype: e4m3 is not an activation dtype (bf16, f16, f32)"},
+                       Bad{{"bench", "--weight-dtype", "f32,fp8"}, "bench --weight-dtype: fp8 is not a weight dtype (bf16, f16, f32)"},
+                       Bad{{"bench", "--latency", "--weight-dtype", "f32"}, "excludes --latency"},
                        Bad{{"bench", "--reps", "0"}, "bench --reps: expected at least 1, got 0"},
                        Bad{{"bench", "--heads", "-2"}, "bench --heads: expected a head count >= 1, got -2"},
                        Bad{{"bench", "--qkv-heads", "48"}, "bench --qkv-heads: needs --heads"},
