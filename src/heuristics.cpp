@@ -81,7 +81,17 @@ int choose_residency(const KernelConfig& c, bool residual) {
   // Registers a thread spends holding its part of the row: packed storage words, or fp32
   // values for the fused add (the spec normalizes the unrounded sum).
   const int row = residual ? items * c.vec : words(c.input_dtype);
-  const int weight = words(c.weight_dtype);
+  // An fp32 weight beside 16-bit rows counts at the rows' width on CTAs of up to 512 threads
+  // without a cluster (no floor: registers are plentiful; the cluster shares' floors of 2 were
+  // not timed with it): held and pinned with rmsnorm's rows of 4 items a thread, as a
+  // weight of the rows' type is, though its words are twice as many, it ran faster than loaded
+  // after the reduction (residency 1). H200, bf16 rows, fp32 weight, median us, interleaved in
+  // one process, two rounds (session 55, call 6, docs/results/h200-2026-12-04-s55,
+  // few-r*/dec-r*-call6.txt), weight late / held: 2048 x 4096 (t128) 12.29, 12.42 / 11.36, 11.46;
+  // 2048 x 8192 (t256) 19.20, 19.33 / 18.56, 18.69; 128 x 8192 5.86, 5.92 / 5.66, 5.73; 128 x
+  // 16384 (t512) 6.94, 6.98 / 6.82, 6.75.
+  const bool f32_weight_16bit = dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32;
+  const int weight = words(f32_weight_16bit && c.cluster == 1 && c.block_threads() <= 512 ? c.input_dtype : c.weight_dtype);
   // What a thread may spend on data: 32 registers keeps a thread near 64 registers in all
   // (ptxas on sm_90a: addressing and temporaries take about 30), so an SM holds at least 1024
   // threads. A 1024-thread block (64 registers a thread) keeps 20: fused add at hidden 16384
@@ -107,10 +117,17 @@ bool own_weight_16bit_vectors(const KernelConfig& c) {
 
 // rmsnorm's 16-bit rows of 2049-3072 16-byte vectors, or 3073-4096 from kLateWeightRows rows (a
 // weight of their own type), on one 1024-thread CTA below kBulkRowsRmsnorm rows: held, not
-// re-read, and hinted from 64 MiB of output (choose_rms_norm has the measurements).
+// re-read, and hinted from 64 MiB of output (choose_rms_norm has the measurements). With an fp32
+// weight, rows of up to 3072 vectors and of 4096 from kLateWeightRows below
+// kHeldWideF32WeightEndRows rows (a part-filled fourth item, under the floor of 2, spills 24 bytes).
 bool held_wide_row(const KernelConfig& c, const ProblemSpec& p, std::int64_t row_vectors) {
-  return !op_info(p.op).residual && c.cluster == 1 && c.threads_per_row == 1024 && own_weight_16bit_vectors(c) &&
-         p.rows >= kBulkRowsWide && p.rows < kBulkRowsRmsnorm && row_vectors > 2048 &&
+  if (op_info(p.op).residual || c.cluster != 1 || c.threads_per_row != 1024 || row_vectors <= 2048) return false;
+  const bool f32_weight = dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32 &&
+                          c.vec * dtype_size(c.input_dtype) == 16;
+  if (f32_weight)
+    return (row_vectors <= 3072 || row_vectors == 4096) && p.rows >= kLateWeightRows &&
+           p.rows < kHeldWideF32WeightEndRows;
+  return own_weight_16bit_vectors(c) && p.rows >= kBulkRowsWide && p.rows < kBulkRowsRmsnorm &&
          (row_vectors <= 3072 || p.rows >= kLateWeightRows);
 }
 
@@ -302,9 +319,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // 1004.06 / 1024.38, 1025.09; f16 alike (8192 259.17, 259.23 / 254.62, 254.34; 32768 1031.52,
   // 1030.66 / 1002.21, 1004.45). 512 threads at 3 CTAs lost 4-10 %. Below kStreamRowsFusedAdd
   // rows the held 512 threads stay: 4096 rows 128.83, 128.80 against 130.18, 130.14 re-read. An
-  // fp32 weight was not timed and keeps the streamed rows.
+  // fp32 weight too (session 55, call 6, fbig-r*-call6.txt, bf16 rows, streamed / this): 8192
+  // rows 262.24, 262.21 / 256.61, 256.96; 32768 1037.57, 1038.37 / 1011.87, 1010.11.
   const bool fused_wide_reread = info.residual && vectors == 2048 && dtype_size(c.input_dtype) == 2 &&
-                                 c.weight_dtype == c.input_dtype && c.threads_per_row == 1024;
+                                 (c.weight_dtype == c.input_dtype || c.weight_dtype == DType::f32) &&
+                                 c.threads_per_row == 1024;
   const bool bulk = info.residual ? p.rows >= kBulkRowsFusedAdd && (vectors == 1024 || vectors == 256 || fused_wide_reread)
                                   : p.rows >= kBulkRowsRmsnorm && vectors > 256 && (vectors <= 1024 || wide_reread);
   if (bulk && c.cluster == 1 && c.threads_per_row * (wide_reread ? 4 : 2) >= vectors) {
@@ -328,8 +347,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 250.62, 249.57 but f16 level (250.37, 250.66 / 251.07, 250.56), at 8192 level or behind
     // (f16 126.91, 126.34 / 127.74, 125.95); gemma level at 32768 (bf16 500.19, 500.06 / 499.97,
     // 499.90) and behind at 8192 (bf16 126.66, 126.37 / 127.23, 126.94). The output hint on the
-    // tail added nothing under either floor (call 6: 498.56, 498.59 with it).
-    if (wide_reread && !info.gemma && p.rows >= kWideRereadTwoCtaRows) c.min_blocks = declared_ctas(2);
+    // tail added nothing under either floor (call 6: 498.56, 498.59 with it). Not with an fp32
+    // weight, which keeps 3: bf16 rows, 32768 rows, 3 / 2 (session 55, call 6, big-r*-call6.txt)
+    // 499.04, 498.88 / 522.02, 521.92 (1024 threads at 2 546.91, 256 at 4 578.59).
+    if (wide_reread && !info.gemma && c.weight_dtype == c.input_dtype && p.rows >= kWideRereadTwoCtaRows)
+      c.min_blocks = declared_ctas(2);
   }
   // Between kWaveRowsPerSmLow and kWaveRowsPerSmHigh rows an SM, rmsnorm rows of 2048 16-byte
   // vectors (hidden 16384) re-read on 512 threads at 4 CTAs an SM (32 registers; ptxas spills 8
@@ -583,7 +605,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 1024 x 32768 33.63, 33.44 / 34.75, 34.46 (f16 33.70, 33.66 / 34.53, 34.37); gemma bf16 2048
       // x 32768 64.74, 64.70 / 66.94, 66.98. Level (within 0.4 %) at 1024 x 16896-24576, 4096 x
       // 20480-24576 and gemma 1024 / 4096 x 24576. Not 4096 vectors at 512 rows (32768: 19.78,
-      // 19.78 / 19.62, 19.58; f16 19.71, 19.71 / 19.74, 19.49).
+      // 19.78 / 19.62, 19.58; f16 19.71, 19.71 / 19.74, 19.49). With an fp32 weight (held_wide_row:
+      // from kLateWeightRows below kHeldWideF32WeightEndRows rows), bf16 rows, re-read / held
+      // (session 55, call 6, held-r*-call6.txt; the held row timed with the re-read's load
+      // policy at 2048 rows): 1024 rows 20480 25.47, 25.41 / 24.58, 24.51; 32768 42.53, 42.30 /
+      // 40.54, 40.70; 2048 rows 20480 45.63, 45.60 / 44.38, 44.22; 32768 78.62, 78.62 / 75.26,
+      // 75.23; but 4096 rows 20480 85.18, 85.28 / 84.99, 85.06 and 32768 135.52, 135.87 / 151.58,
+      // 151.52.
       held_wide = held_wide_row(c, p, row_vectors);
       if (held_wide) {
         c.residency = 1;

@@ -105,6 +105,10 @@ constexpr std::int64_t kBulkRowsFusedAdd = 8192;
 // Row count from which rows of more than 2048 vectors take the many-rows layouts of
 // choose_rms_norm (measured at 1024 rows; fewer rows keep the row in a cluster's registers).
 constexpr std::int64_t kBulkRowsWide = 512;
+// Row count up to which (from kLateWeightRows) rmsnorm's 16-bit rows of 2049-4096 vectors with
+// an fp32 weight are held on their 1024-thread CTA as rows with a weight of their own type are
+// (choose_rms_norm: held_wide_row); from here they are re-read.
+constexpr std::int64_t kHeldWideF32WeightEndRows = 4096;
 // Row counts that pick every kernel the heuristics may choose for one problem (prewarm builds
 // one per entry for a problem of unknown rows, ProblemSpec::rows 0, without repeats). A choice
 // changes only at kTinyRowsMax + 1, kFewRowsMax + 1, kPinWeightRows, kLateWeightRows,
@@ -113,7 +117,7 @@ constexpr std::int64_t kBulkRowsWide = 512;
 // when dense), kFourRowsPerThreadDenseRows (dense rows of 8: four), kOneVectorLaneRows,
 // kOneVectorLaneDenseRows, kWeightSharedRows, kStridedSharedRows (= kFourRowsPerThreadDenseRows),
 // kStridedSharedEndRows, kStridedSharedRows8, kDenseSharedRows16, kDenseSharedEndRows16,
-// kDenseSharedRows8, kWideRereadTwoCtaRows, kBulkRowsWide and the
+// kDenseSharedRows8, kWideRereadTwoCtaRows, kBulkRowsWide, kHeldWideF32WeightEndRows and the
 // thresholds below, which are all >= 8192. Rows of more than 2048
 // vectors take their many-rows layouts there (on sm_90+ they do not switch at kPinWeightRows);
 // rmsnorm's 16-bit rows of 4096 vectors switch again at kLateWeightRows (held from there), its rows
@@ -126,7 +130,7 @@ constexpr std::int64_t kRowClasses[] = {1, kTinyRowsMax + 1, kFewRowsMax + 1, kP
                                          kDenseSharedRows16, kFourRowsPerThreadDenseRows, kStridedSharedRows8,
                                          kDenseSharedRows8, kFourRowsPerThreadRows, kDenseSharedEndRows16,
                                          kOneVectorLaneRows, kOneVectorLaneDenseRows, kStridedSharedEndRows,
-                                         kWideRereadTwoCtaRows, std::int64_t(1) << 40};
+                                         kWideRereadTwoCtaRows, kHeldWideF32WeightEndRows, std::int64_t(1) << 40};
 static_assert(kStridedSharedRows == kFourRowsPerThreadDenseRows, "kRowClasses reaches kStridedSharedRows there");
 // Rows per SM of the window in which rmsnorm rows of 2048 16-byte vectors (hidden 16384, 16-bit)
 // re-read on 4 CTAs an SM (choose_rms_norm, sm_90): more rows than kWaveRowsPerSmLow per SM (two
