@@ -115,6 +115,11 @@ bool own_weight_16bit_vectors(const KernelConfig& c) {
   return dtype_size(c.input_dtype) == 2 && c.weight_dtype == c.input_dtype && c.vec * dtype_size(c.input_dtype) == 16;
 }
 
+// 16-bit rows in 16-byte vectors with an fp32 weight.
+bool f32_weight_16bit_vectors(const KernelConfig& c) {
+  return dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32 && c.vec * dtype_size(c.input_dtype) == 16;
+}
+
 // rmsnorm's 16-bit rows of 2049-3072 16-byte vectors, or 3073-4096 from kLateWeightRows rows (a
 // weight of their own type), on one 1024-thread CTA below kBulkRowsRmsnorm rows: held, not
 // re-read, and hinted from 64 MiB of output (choose_rms_norm has the measurements). With an fp32
@@ -122,9 +127,7 @@ bool own_weight_16bit_vectors(const KernelConfig& c) {
 // kHeldWideF32WeightEndRows rows (a part-filled fourth item, under the floor of 2, spills 24 bytes).
 bool held_wide_row(const KernelConfig& c, const ProblemSpec& p, std::int64_t row_vectors) {
   if (op_info(p.op).residual || c.cluster != 1 || c.threads_per_row != 1024 || row_vectors <= 2048) return false;
-  const bool f32_weight = dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32 &&
-                          c.vec * dtype_size(c.input_dtype) == 16;
-  if (f32_weight)
+  if (f32_weight_16bit_vectors(c))
     return (row_vectors <= 3072 || row_vectors == 4096) && p.rows >= kLateWeightRows &&
            p.rows < kHeldWideF32WeightEndRows;
   return own_weight_16bit_vectors(c) && p.rows >= kBulkRowsWide && p.rows < kBulkRowsRmsnorm &&
@@ -494,7 +497,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
                (!info.residual || row_vectors <= 768)) {
       hold(128, 1);
     } else if (row_vectors > 1024 && row_vectors < 2048 && p.rows >= kPinWeightRows) {
-      if (info.residual) {
+      // With an fp32 weight beside 16-bit rows of more than 3 items on 512 threads (hidden
+      // 12296-16376) the fused add's held row spills under the floor of 2 (56-88 bytes): there the
+      // weight is loaded after the reduction, without a floor. H200, bf16 rows, hidden 14336,
+      // median us, one process (session 55, call 7, fspill-r1-call7.txt), floor 2 / no floor /
+      // this / 1024 threads, weight late: 2048 rows 74.62 / 59.84 / 57.92 / 71.74; 8192 280.70 /
+      // 229.79 / 225.95 / 289.31.
+      const bool f32_weight_16bit = dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32;
+      if (info.residual && f32_weight_16bit && row_vectors > 3 * 512) {
+        hold(512, 1);
+        c.residency = 1;
+      } else if (info.residual) {
         hold(512, 1);
         c.min_blocks = declared_ctas(2);
       } else if (row_vectors <= 1280) {
@@ -522,7 +535,12 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
           // 3584 x 8192 on 64 threads x 2 rows 31.39/30.50. fp32 rows of 1792 4-vectors re-read
           // lost 1.3-2 % with it (439.62/448.22 at 32768 rows, declared or not), so fp32 keeps its
           // rows held there.
-          if (row_vectors > 3 * 512) c.min_blocks = declared_ctas(4);
+          // With an fp32 weight it spills 16 bytes there, and from kBulkRowsRmsnorm rows 3 CTAs
+          // ran faster (bf16 rows, 14336, 4 / 3 / none, session 55, call 7, rspill-r1-call7.txt):
+          // 8192 rows 120.64 / 111.84 / 118.11, 32768 464.38 / 435.94 / 453.82; but 512 rows 12.35
+          // / 13.06 / 13.47.
+          if (row_vectors > 3 * 512)
+            c.min_blocks = declared_ctas(f32_weight_16bit && p.rows >= kBulkRowsRmsnorm ? 3 : 4);
         }
       }
     }
@@ -611,7 +629,13 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // policy at 2048 rows): 1024 rows 20480 25.47, 25.41 / 24.58, 24.51; 32768 42.53, 42.30 /
       // 40.54, 40.70; 2048 rows 20480 45.63, 45.60 / 44.38, 44.22; 32768 78.62, 78.62 / 75.26,
       // 75.23; but 4096 rows 20480 85.18, 85.28 / 84.99, 85.06 and 32768 135.52, 135.87 / 151.58,
-      // 151.52.
+      // 151.52. As the rule (call 7, held-r*-call7.txt), re-read (the default then) / held, bf16:
+      // 1024 rows 20480 25.12, 25.12 / 24.22, 24.35; 24576 29.25, 29.47 / 28.06, 28.26; 32768
+      // 42.34, 42.62 / 40.58, 40.93; 2048 rows 20480 44.96, 45.12 / 43.36, 43.39; 24576 52.86,
+      // 53.22 / 50.75, 51.07; 32768 78.75, 78.85 / 75.52, 75.65; f16 alike. At 32768 the re-read
+      // with the hints by pass under a floor of 2 and the output hint ran 1.3 % faster still
+      // (40.06, 40.19; 2048 rows 74.53, 74.56), a config the end of choose_rms_norm does not
+      // give (docs/benchmarks.md, open lead 11).
       held_wide = held_wide_row(c, p, row_vectors);
       if (held_wide) {
         c.residency = 1;

@@ -802,6 +802,7 @@ struct Switch {
   Op op;
   std::int64_t hidden, rows;
   DType dtype = DType::bf16;
+  DType weight = DType::bf16;  // the weight's dtype where the rows' are 16-bit: theirs, or f32
 };
 
 std::vector<Switch> switch_cases() {
@@ -946,17 +947,31 @@ std::vector<Switch> switch_cases() {
           Switch{Op::fused_add_rmsnorm, 180224, normjit::detail::kBulkRowsWide, DType::f32}};
 }
 
+// An fp32 weight beside 16-bit rows, whose rules differ (heuristics.cpp: choose_residency,
+// held_wide_row, the re-read floors, the fused add's rows of more than 3 items on 512 threads).
+std::vector<Switch> f32_weight_switch_cases() {
+  using namespace normjit::detail;
+  return {Switch{Op::rmsnorm, 4096, kPinWeightRows, DType::bf16, DType::f32},       // held and pinned
+          Switch{Op::rmsnorm, 8192, kFewRowsMax + 1, DType::f16, DType::f32},       // held, weight early
+          Switch{Op::rmsnorm, 20480, kLateWeightRows, DType::bf16, DType::f32},     // held on 1024 threads
+          Switch{Op::gemma_rmsnorm, 32768, kHeldWideF32WeightEndRows, DType::bf16, DType::f32},
+          Switch{Op::rmsnorm, 14336, kBulkRowsRmsnorm, DType::bf16, DType::f32},    // re-read at 3 CTAs
+          Switch{Op::fused_add_rmsnorm, 14336, kPinWeightRows, DType::bf16, DType::f32},  // weight late
+          Switch{Op::fused_add_rmsnorm, 16384, kBulkRowsFusedAdd, DType::f16, DType::f32}};
+}
+
 // Both sides of each switch: rows - 1 and rows, out of place and (rmsnorm) in place.
-void check_switches(bool wide) {
+void check_switches(bool wide, const std::vector<Switch>& cases = switch_cases()) {
   use_device0();
   auto rng = fresh_rng();
-  for (const Switch& sw : switch_cases()) {
+  for (const Switch& sw : cases) {
     if ((sw.hidden >= kSwitchWideHidden) != wide) continue;
     const bool fused = normjit::detail::op_info(sw.op).residual;
     for (std::int64_t rows : {sw.rows - 1, sw.rows}) {
       RmsCase c;
       c.op = sw.op;
       c.dtype = c.weight_dtype = sw.dtype;
+      if (sw.weight == DType::f32) c.weight_dtype = DType::f32;
       c.rows = rows;
       c.hidden = sw.hidden;
       c.form = fused ? OutForm::InPlace : OutForm::Separate;
@@ -976,6 +991,10 @@ void check_switches(bool wide) {
 // Two test cases, so that ctest runs the wide rows' (most of the time: their float64 references)
 // beside the rest; one took 160-195 s of the GPU suite's ~200 (session 29).
 TEST_CASE("default configs at the row counts that switch kernels", "[gpu][rmsnorm]") { check_switches(false); }
+TEST_CASE("default configs at the row counts that switch kernels: an fp32 weight beside 16-bit rows", "[gpu][rmsnorm]") {
+  check_switches(false, f32_weight_switch_cases());
+  check_switches(true, f32_weight_switch_cases());
+}
 TEST_CASE("default configs at the row counts that switch kernels: wide rows", "[gpu][rmsnorm]") {
   check_switches(true);
 }
