@@ -502,7 +502,9 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // weight is loaded after the reduction, without a floor. H200, bf16 rows, hidden 14336,
       // median us, one process (session 55, call 7, fspill-r1-call7.txt), floor 2 / no floor /
       // this / 1024 threads, weight late: 2048 rows 74.62 / 59.84 / 57.92 / 71.74; 8192 280.70 /
-      // 229.79 / 225.95 / 289.31.
+      // 229.79 / 225.95 / 289.31. As the rule (call 8, rule-r1-call8.txt), floor 2 / this: bf16 512
+      // x 14336 20.99 / 17.34, 15360 22.14 / 18.11; 8192 x 14336 279.49 / 225.82, 15360 294.82 /
+      // 241.86; f16 alike (8192 x 15360 301.02 / 241.70).
       const bool f32_weight_16bit = dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32;
       if (info.residual && f32_weight_16bit && row_vectors > 3 * 512) {
         hold(512, 1);
@@ -538,7 +540,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
           // With an fp32 weight it spills 16 bytes there, and from kBulkRowsRmsnorm rows 3 CTAs
           // ran faster (bf16 rows, 14336, 4 / 3 / none, session 55, call 7, rspill-r1-call7.txt):
           // 8192 rows 120.64 / 111.84 / 118.11, 32768 464.38 / 435.94 / 453.82; but 512 rows 12.35
-          // / 13.06 / 13.47.
+          // / 13.06 / 13.47. As the rule (call 8, rule2-r1-call8.txt), 4 / 3: 8192 x 13312 113.34 /
+          // 104.35, 15360 128.77 / 119.74; 32768 x 13312 434.02 / 405.79, 15360 498.11 / 468.58.
           if (row_vectors > 3 * 512)
             c.min_blocks = declared_ctas(f32_weight_16bit && p.rows >= kBulkRowsRmsnorm ? 3 : 4);
         }

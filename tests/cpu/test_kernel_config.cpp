@@ -471,8 +471,8 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   p.hidden = 16384;
   p.op = Op::fused_add_rmsnorm;
   // Rows of 2048 vectors: held on 512 threads with plain loads below kStreamRowsFusedAdd rows,
-  // from there on 1024 threads: 16-bit rows re-read with the hints by pass at 2 CTAs an SM, fp32
-  // rows (hidden 8192) and an fp32 weight streamed.
+  // from there on 1024 threads: 16-bit rows re-read with the hints by pass at 2 CTAs an SM (with
+  // an fp32 weight too), fp32 rows (hidden 8192) streamed.
   CHECK(pick(kStreamRowsFusedAdd - 1).threads_per_row == 512);
   CHECK(pick(kStreamRowsFusedAdd - 1).residency == 0);
   CHECK(pick(kStreamRowsFusedAdd - 1).loads == 0);
@@ -482,8 +482,9 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   CHECK(pick(kStreamRowsFusedAdd).min_blocks == 2);
   CHECK(pick(kStreamRowsFusedAdd).keep_out);
   p.weight_dtype = DType::f32;
-  CHECK(pick(kStreamRowsFusedAdd).residency == 1);
-  CHECK(pick(kStreamRowsFusedAdd).loads == 1);
+  CHECK(pick(kStreamRowsFusedAdd).residency == 2);
+  CHECK(pick(kStreamRowsFusedAdd).loads == 3);
+  CHECK(pick(kStreamRowsFusedAdd).min_blocks == 2);
   p.weight_dtype = DType::bf16;
   // 16-bit rows with a part-filled third item on 1024 threads (2049-2944 vectors): held below
   // kBulkRowsFusedAdd rows, re-read with the hints by pass at 2 CTAs an SM from there, in every
@@ -593,8 +594,9 @@ TEST_CASE("the row count's choices: re-read, per-item stores, late weight, kept 
   p.dtype = p.weight_dtype = DType::f16;
   p.hidden = 24576;
   CHECK(pick(kHintedWideRows).residency == 1);
-  p.weight_dtype = DType::f32;  // not timed: re-read
-  CHECK(pick(kHintedWideRows).residency == 2);
+  p.weight_dtype = DType::f32;  // held from kLateWeightRows below kHeldWideF32WeightEndRows
+  CHECK(pick(kHintedWideRows).residency == 1);
+  CHECK(pick(kHeldWideF32WeightEndRows).residency == 2);
   p.dtype = p.weight_dtype = DType::f32;
   p.hidden = 16384;  // 4096 fp32 vectors: the same layout, not measured with hints
   CHECK(pick(1 << 20).residency == 2);
@@ -2772,4 +2774,68 @@ TEST_CASE("rmsnorm's re-read rows of 2048 vectors: declared for 3 CTAs an SM, fo
   }
   // Not fp32 rows of 2048 vectors (hidden 8192), which were not timed with it.
   CHECK(choose_for(p, Op::rmsnorm, 8192, kWideRereadTwoCtaRows, DType::f32, 90).min_blocks != 2);
+}
+
+TEST_CASE("an fp32 weight beside 16-bit rows: its own rules", "[heuristics]") {
+  // heuristics.cpp: choose_residency counts the weight at the rows' width on CTAs of up to 512
+  // threads without a cluster; held_wide_row; the re-read floors; the fused add's rows of more
+  // than 3 items on 512 threads. Measured on the H200 in session 55 (calls 6-8).
+  const Arch h200{90, 132};
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.dtype = DType::bf16;
+  p.weight_dtype = DType::f32;
+  auto pick = [&](std::int64_t hidden, std::int64_t rows) {
+    p.hidden = hidden;
+    p.rows = rows;
+    return choose_config(p, 8, h200);
+  };
+  for (DType dt : {DType::bf16, DType::f16}) {
+    p.dtype = dt;
+    INFO(dtype_name(dt));
+    // held with the weight and pinned, as with a weight of the rows' type
+    for (std::int64_t rows : {kPinWeightRows, std::int64_t(2048), std::int64_t(4096)}) {
+      CHECK(pick(4096, rows).residency == 0);
+      CHECK(pick(4096, rows).pin_weight == 1);
+      CHECK(pick(8192, rows).residency == 0);
+    }
+    CHECK(pick(16384, 128).residency == 0);
+    CHECK(pick(16384, 128).pin_weight == 0);  // few rows: not pinned
+    // 1024-thread rows of 2049-3072 vectors and of 4096 held from kLateWeightRows rows
+    for (std::int64_t h : {20480, 24576, 32768}) {
+      INFO("hidden " << h);
+      CHECK(pick(h, kLateWeightRows - 1).residency == 2);
+      CHECK(pick(h, kLateWeightRows).residency == 1);
+      CHECK(pick(h, kLateWeightRows).reconvert);
+      CHECK(pick(h, kHeldWideF32WeightEndRows - 1).residency == 1);
+      CHECK(pick(h, kHeldWideF32WeightEndRows).residency == 2);
+    }
+    CHECK(pick(28672, 2048).residency == 2);  // a part-filled fourth item spills: re-read
+    // re-read floors: 3 CTAs for rows of 2048 vectors from kWideRereadTwoCtaRows, and for
+    // 1537-2047 from kBulkRowsRmsnorm
+    CHECK(pick(16384, kWideRereadTwoCtaRows).min_blocks == 3);
+    CHECK(pick(14336, kBulkRowsRmsnorm).min_blocks == 3);
+    CHECK(pick(14336, kBulkRowsRmsnorm).residency == 2);
+    CHECK(pick(14336, 512).min_blocks == 4);
+  }
+  p.dtype = DType::bf16;
+  // a cluster's shares keep the weight late
+  CHECK(pick(32768, 128).cluster == 2);
+  CHECK(pick(32768, 128).residency == 1);
+  // the fused add: rows of more than 3 items on 512 threads load the weight late, no floor
+  p.op = Op::fused_add_rmsnorm;
+  for (std::int64_t h : {14336, 16376}) {
+    INFO("hidden " << h);
+    CHECK(pick(h, 2048).threads_per_row == 512);
+    CHECK(pick(h, 2048).residency == 1);
+    CHECK(pick(h, 2048).min_blocks == 0);
+  }
+  CHECK(pick(12288, 2048).residency == 0);  // 3 items: held with the floor of 2, as before
+  CHECK(pick(12288, 2048).min_blocks == 2);
+  // and a weight of the rows' type is untouched by these rules
+  p.op = Op::rmsnorm;
+  p.weight_dtype = DType::bf16;
+  CHECK(pick(16384, kWideRereadTwoCtaRows).min_blocks == 2);
+  CHECK(pick(14336, kBulkRowsRmsnorm).min_blocks == 4);
+  CHECK(pick(20480, 4096).residency == 1);
 }
