@@ -90,8 +90,9 @@ int choose_residency(const KernelConfig& c, bool residual) {
   // few-r*/dec-r*-call6.txt), weight late / held: 2048 x 4096 (t128) 12.29, 12.42 / 11.36, 11.46;
   // 2048 x 8192 (t256) 19.20, 19.33 / 18.56, 18.69; 128 x 8192 5.86, 5.92 / 5.66, 5.73; 128 x
   // 16384 (t512) 6.94, 6.98 / 6.82, 6.75.
-  const bool f32_weight_16bit = dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32;
-  const int weight = words(f32_weight_16bit && c.cluster == 1 && c.block_threads() <= 512 ? c.input_dtype : c.weight_dtype);
+  const bool f32_weight_counted_narrow = dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32 &&
+                                        c.cluster == 1 && c.block_threads() <= 512;
+  const int weight = words(f32_weight_counted_narrow ? c.input_dtype : c.weight_dtype);
   // What a thread may spend on data: 32 registers keeps a thread near 64 registers in all
   // (ptxas on sm_90a: addressing and temporaries take about 30), so an SM holds at least 1024
   // threads. A 1024-thread block (64 registers a thread) keeps 20: fused add at hidden 16384
@@ -505,8 +506,8 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 229.79 / 225.95 / 289.31. As the rule (call 8, rule-r1-call8.txt), floor 2 / this: bf16 512
       // x 14336 20.99 / 17.34, 15360 22.14 / 18.11; 8192 x 14336 279.49 / 225.82, 15360 294.82 /
       // 241.86; f16 alike (8192 x 15360 301.02 / 241.70).
-      const bool f32_weight_16bit = dtype_size(c.input_dtype) == 2 && c.weight_dtype == DType::f32;
-      if (info.residual && f32_weight_16bit && row_vectors > 3 * 512) {
+      const bool f32_weight = f32_weight_16bit_vectors(c);
+      if (info.residual && f32_weight && row_vectors > 3 * 512) {
         hold(512, 1);
         c.residency = 1;
       } else if (info.residual) {
@@ -542,8 +543,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
           // 8192 rows 120.64 / 111.84 / 118.11, 32768 464.38 / 435.94 / 453.82; but 512 rows 12.35
           // / 13.06 / 13.47. As the rule (call 8, rule2-r1-call8.txt), 4 / 3: 8192 x 13312 113.34 /
           // 104.35, 15360 128.77 / 119.74; 32768 x 13312 434.02 / 405.79, 15360 498.11 / 468.58.
-          if (row_vectors > 3 * 512)
-            c.min_blocks = declared_ctas(f32_weight_16bit && p.rows >= kBulkRowsRmsnorm ? 3 : 4);
+          if (row_vectors > 3 * 512) c.min_blocks = declared_ctas(f32_weight && p.rows >= kBulkRowsRmsnorm ? 3 : 4);
         }
       }
     }
