@@ -58,22 +58,19 @@ BenchLists parse_lists(const BenchArgs& a) {
     e->first = n;
     return true;
   });
-  l.dtypes = split_list<std::pair<std::string, DType>>(
-      a.dtypes, "dtype", [](const std::string& n, std::pair<std::string, DType>* e) {
-        DType& dt = e->second;
-        if (!parse_dtype(n, &dt) || (dt != DType::bf16 && dt != DType::f16 && dt != DType::f32))
-          throw std::invalid_argument(fmt::format("bench --dtype: {} is not an activation dtype (bf16, f16, f32)", n));
-        e->first = n;
-        return true;
-      });
-  l.weight_dtypes = split_list<std::pair<std::string, DType>>(
-      a.weight_dtypes, "weight-dtype", [](const std::string& n, std::pair<std::string, DType>* e) {
-        DType& dt = e->second;
-        if (!parse_dtype(n, &dt) || (dt != DType::bf16 && dt != DType::f16 && dt != DType::f32))
-          throw std::invalid_argument(fmt::format("bench --weight-dtype: {} is not a weight dtype (bf16, f16, f32)", n));
-        e->first = n;
-        return true;
-      });
+  // bf16, f16 or f32, for rows (--dtype) or the weight (--weight-dtype): `what` names the role.
+  auto dtypes = [](const char* option, const char* what, const std::vector<std::string>& args) {
+    return split_list<std::pair<std::string, DType>>(
+        args, option, [option, what](const std::string& n, std::pair<std::string, DType>* e) {
+          DType& dt = e->second;
+          if (!parse_dtype(n, &dt) || (dt != DType::bf16 && dt != DType::f16 && dt != DType::f32))
+            throw std::invalid_argument(fmt::format("bench --{}: {} is not {} (bf16, f16, f32)", option, n, what));
+          e->first = n;
+          return true;
+        });
+  };
+  l.dtypes = dtypes("dtype", "an activation dtype", a.dtypes);
+  l.weight_dtypes = dtypes("weight-dtype", "a weight dtype", a.weight_dtypes);
   auto counts = [](const char* option, const std::vector<std::string>& args) {
     return split_list<std::int64_t>(args, option, [option](const std::string& t, std::int64_t* v) {
       if (!parse_positive(t, v))
