@@ -628,6 +628,37 @@ TEST_CASE("the fused add's re-read part-filled wide rows keep 2 CTAs an SM on sm
   CHECK(kernels == 20);
 }
 
+// The defaults the fp32-weight rules chose (heuristics.cpp: choose_residency, held_wide_row, the
+// re-read floors, the fused add's rows of more than 3 items on 512 threads) were measured on
+// kernels that spill nothing; the ones they replaced spilled 16-88 bytes at 14336. A toolkit that
+// spills these needs the rules re-measured.
+TEST_CASE("the defaults of 16-bit rows with an fp32 weight spill nothing on sm_90", "[compile][resources]") {
+  struct Case {
+    Op op;
+    std::int64_t hidden, rows;
+  };
+  int kernels = 0;
+  for (DType dt : {DType::bf16, DType::f16}) {
+    for (const Case& k : {Case{Op::rmsnorm, 4096, 2048}, Case{Op::rmsnorm, 8192, 256}, Case{Op::rmsnorm, 16384, 128},
+                          Case{Op::rmsnorm, 20480, 1024}, Case{Op::rmsnorm, 32768, 2048},
+                          Case{Op::rmsnorm, 16384, kWideRereadTwoCtaRows}, Case{Op::rmsnorm, 14336, kBulkRowsRmsnorm},
+                          Case{Op::fused_add_rmsnorm, 14336, 2048}, Case{Op::fused_add_rmsnorm, 16376, 512},
+                          Case{Op::fused_add_rmsnorm, 16384, kBulkRowsFusedAdd}}) {
+      ProblemSpec p;
+      p.op = k.op;
+      p.dtype = dt;
+      p.weight_dtype = DType::f32;
+      p.hidden = k.hidden;
+      p.rows = k.rows;
+      const KernelConfig c = choose_config(p, 0, Arch{90});
+      INFO(slug(c));
+      CHECK(resources_of(compile(c)).stack_bytes == 0);
+      ++kernels;
+    }
+  }
+  CHECK(kernels == 20);
+}
+
 // rms_norm.cuh's staged second pass goes over all of a thread's items in one sweep where the
 // occupancy floor leaves >= 96 registers a thread, for 16-bit rows and the fused add (kOneSweep);
 // it was measured (docs/results/h200-2026-12-02-s42) on kernels where ptxas spilled nothing. This
