@@ -55,10 +55,15 @@ ConfigOverride parse_config_override(const std::string& text) {
     else if (k == "dense") o.dense = v;
     else if (k == "weight_shared") o.weight_shared = v;
     else if (k == "head_blocks") o.head_blocks = v;
+    else if (k == "reg_usage") {
+      if (v < -1) throw std::invalid_argument("config override: " + kv + ": expected -1 (ptxas's default) or a level 0-10");
+      o.reg_usage = v;
+    }
     else
       throw std::invalid_argument("config override: unknown key " + k +
                                   " (tpr, rpb, vec, residency, minb, loads, stores, cluster, split, weight_first, "
-                                  "keep_out, keep_tail, pin_weight, rpt, trigger, prefetch, reconvert, dense, weight_shared, head_blocks)");
+                                  "keep_out, keep_tail, pin_weight, rpt, trigger, prefetch, reconvert, dense, weight_shared, head_blocks, "
+                                  "reg_usage)");
   }
   return o;
 }
@@ -66,10 +71,11 @@ ConfigOverride parse_config_override(const std::string& text) {
 std::string config_override_text(const KernelConfig& c) {
   return fmt::format(
       "tpr={},rpb={},vec={},residency={},minb={},loads={},stores={},cluster={},split={},weight_first={},"
-      "keep_out={},keep_tail={},pin_weight={},rpt={},trigger={},prefetch={},reconvert={},dense={},weight_shared={},head_blocks={}",
+      "keep_out={},keep_tail={},pin_weight={},rpt={},trigger={},prefetch={},reconvert={},dense={},weight_shared={},head_blocks={},"
+      "reg_usage={}",
       c.threads_per_row, c.rows_per_block, c.vec, c.residency, c.min_blocks, c.loads, c.stores, c.cluster, c.split,
       int(c.weight_first), int(c.keep_out), c.keep_tail, c.pin_weight, c.rows_per_thread, trigger_name(c.trigger),
-      prefetch_name(c.prefetch), int(c.reconvert), int(c.dense), int(c.weight_shared), int(c.head_blocks));
+      prefetch_name(c.prefetch), int(c.reconvert), int(c.dense), int(c.weight_shared), int(c.head_blocks), c.reg_usage);
 }
 
 }  // namespace normjit::detail

@@ -13,7 +13,8 @@ namespace normjit::detail {
 // heuristic's). Keys: tpr (threads_per_row), rpb (rows_per_block), vec, residency, minb
 // (min_blocks), loads, stores, cluster, split, weight_first, keep_out, keep_tail (MiB), pin_weight, rpt
 // (rows_per_thread), trigger (also auto, early, end), prefetch (also none, or weight, residual,
-// input joined by '+'), reconvert, dense, weight_shared, head_blocks. Throws std::invalid_argument naming the pair that is wrong.
+// input joined by '+'), reconvert, dense, weight_shared, head_blocks, reg_usage (-1: ptxas's default,
+// 0-10). Throws std::invalid_argument naming the pair that is wrong.
 ConfigOverride parse_config_override(const std::string& text);
 
 // Every tunable field of `c` in that syntax: forcing it gives `c` back for the same problem on

@@ -20,7 +20,8 @@ bool KernelConfig::operator==(const KernelConfig& o) const {
          keep_tail == o.keep_tail &&
          pin_weight == o.pin_weight && rows_per_thread == o.rows_per_thread && trigger == o.trigger &&
          prefetch == o.prefetch && reconvert == o.reconvert && dense == o.dense &&
-         weight_shared == o.weight_shared && head_blocks == o.head_blocks && arch == o.arch;
+         weight_shared == o.weight_shared && head_blocks == o.head_blocks && reg_usage == o.reg_usage &&
+         arch == o.arch;
 }
 
 std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept {
@@ -39,7 +40,8 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                            (std::uint64_t(c.stores) << 63) ^ (std::uint64_t(c.split) << 48) ^
                            (std::uint64_t(c.rows_per_thread) << 56) ^ (std::uint64_t(c.reconvert) << 62) ^
                            (std::uint64_t(c.dense) << 61) ^ (std::uint64_t(c.weight_shared) << 31) ^
-                           (std::uint64_t(c.head_blocks) << 30) ^ (std::uint64_t(std::uint32_t(c.keep_tail)) << 20));  // hidden < 2^30
+                           (std::uint64_t(c.head_blocks) << 30) ^ (std::uint64_t(std::uint32_t(c.keep_tail)) << 20) ^
+                           (std::uint64_t(c.reg_usage + 1) << 24));  // hidden < 2^30
   std::uint64_t h = a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull + (a << 6) + (a >> 2));
   h ^= h >> 31;
   h *= 0xBF58476D1CE4E5B9ull;
@@ -113,6 +115,8 @@ std::string canonical_json(const KernelConfig& c) {
       {"head_blocks", c.head_blocks},
       {"arch", c.arch.target()},
   };
+  // Only where set: the keys of every config without it stay what they were.
+  if (c.reg_usage >= 0) j["reg_usage"] = c.reg_usage;
   return j.dump();
 }
 
@@ -286,6 +290,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.dense) s += "-dn";
   if (c.weight_shared) s += "-wsh";
   if (c.head_blocks) s += "-hb";
+  if (c.reg_usage >= 0) s += fmt::format("-ru{}", c.reg_usage);
   return s;
 }
 

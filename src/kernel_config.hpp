@@ -117,6 +117,15 @@ struct KernelConfig {
   // correct, but slower where measured, so the heuristic takes it for one block a token
   // (choose_rms_norm).
   bool head_blocks = false;
+  // ptxas's --register-usage-level (0-10) for this kernel; -1: not passed (ptxas's default, 5).
+  // Lower levels inhibit optimizations that raise register use, and with them ptxas's choice to
+  // issue a row's last loads after the first items' arithmetic: the bf16 fused add's held rows
+  // with a part-filled fourth item on 1024 threads (hidden 24592-32760, sm_90a, nvcc 13.0) issue
+  // all their row loads together at levels 0-2 (50 registers), two of them late at 5-10 (52)
+  // (docs/benchmarks.md, open lead 10). A compile option, not a template constant; the heuristics
+  // leave it at -1 (`normjit bench --config reg_usage=N` forces it). Kernels compiled to PTX for a
+  // GPU newer than NVRTC (the driver's JIT) do not take it.
+  std::int32_t reg_usage = -1;
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }

@@ -144,7 +144,8 @@ const std::vector<std::string>& base_compile_options() {
 namespace {
 
 Binary compile_program(const std::string& source, const std::string& name, Arch arch,
-                       const std::vector<TemplateFile>& headers, const std::string& config) {
+                       const std::vector<TemplateFile>& headers, const std::string& config,
+                       const std::vector<std::string>& cubin_options = {}) {
   const NvrtcApi& a = api();
   const auto t0 = std::chrono::steady_clock::now();
   Binary bin;
@@ -174,6 +175,7 @@ Binary compile_program(const std::string& source, const std::string& name, Arch 
 
   std::vector<std::string> options = base_compile_options();
   options.push_back("-arch=" + bin.target);
+  if (bin.kind == Binary::Kind::Cubin) options.insert(options.end(), cubin_options.begin(), cubin_options.end());
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());
   const nvrtcResult r = a.CompileProgram(raw, int(argv.size()), argv.data());
@@ -209,7 +211,9 @@ Binary compile_program(const std::string& source, const std::string& name, Arch 
 }  // namespace
 
 Binary compile(const KernelConfig& c) {
-  return compile_program(prelude(c), slug(c) + ".cu", c.arch, templates().files, canonical_json(c));
+  std::vector<std::string> ptxas;  // KernelConfig::reg_usage
+  if (c.reg_usage >= 0) ptxas.push_back(fmt::format("--ptxas-options=--register-usage-level={}", c.reg_usage));
+  return compile_program(prelude(c), slug(c) + ".cu", c.arch, templates().files, canonical_json(c), ptxas);
 }
 
 Binary compile_source(const std::string& source, const std::string& name, Arch arch) {

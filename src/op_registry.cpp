@@ -307,6 +307,11 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
            : fmt::format("a call whose heads a token ({}; 0: not known) are a multiple of the block's {} rows "
                          "(ProblemSpec::heads)",
                          problem.heads, c.rows_per_cta()));
+  if (o->reg_usage != -2) {
+    if (o->reg_usage < -1 || o->reg_usage > 10)
+      bad(fmt::format("reg_usage {}: expected -1 (ptxas's default) or a register usage level 0-10", o->reg_usage));
+    c.reg_usage = o->reg_usage;
+  }
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));

@@ -48,6 +48,7 @@ struct ConfigOverride {
   int dense = -1;           // -1: the heuristic's (dropped where it does not apply or the call is not dense)
   int weight_shared = -1;   // -1: the heuristic's (dropped where it does not apply)
   int head_blocks = -1;     // -1: the heuristic's (dropped where it does not apply or the call's heads do not fit)
+  int reg_usage = -2;       // -2: the heuristic's; -1: ptxas's default (not passed); 0-10: ptxas's level
 };
 // Installs a process-wide override (nullptr: none) and returns the one it replaces. For `normjit
 // bench --config/--sweep` and tests; not meant to be changed while ops run on other threads.

@@ -659,6 +659,26 @@ TEST_CASE("the defaults of 16-bit rows with an fp32 weight spill nothing on sm_9
   CHECK(kernels == 20);
 }
 
+// KernelConfig::reg_usage reaches ptxas (NVRTC's --ptxas-options): the bf16 fused add's held row
+// with a part-filled fourth item on 1024 threads takes fewer registers at level 2 than at ptxas's
+// default (50 and 52 with nvcc 13.0 on sm_90a), and the two cubins differ.
+TEST_CASE("the ptxas register usage level reaches the compile", "[compile][resources]") {
+  ProblemSpec p;
+  p.op = Op::fused_add_rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 26640;
+  p.rows = 1024;
+  KernelConfig c = choose_config(p, 0, Arch{90});
+  REQUIRE(c.residency == 1);
+  REQUIRE(c.block_threads() == 1024);
+  const Binary def = compile(c);
+  c.reg_usage = 2;
+  const Binary low = compile(c);
+  CHECK(low.bytes != def.bytes);
+  CHECK(resources_of(low).registers <= resources_of(def).registers);
+  CHECK(resources_of(low).stack_bytes == 0);
+}
+
 // rms_norm.cuh's staged second pass goes over all of a thread's items in one sweep where the
 // occupancy floor leaves >= 96 registers a thread, for 16-bit rows and the fused add (kOneSweep);
 // it was measured (docs/results/h200-2026-12-02-s42) on kernels where ptxas spilled nothing. This

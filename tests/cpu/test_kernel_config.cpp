@@ -2839,3 +2839,32 @@ TEST_CASE("an fp32 weight beside 16-bit rows: its own rules", "[heuristics]") {
   CHECK(pick(14336, kBulkRowsRmsnorm).min_blocks == 4);
   CHECK(pick(20480, 4096).residency == 1);
 }
+
+TEST_CASE("the ptxas register usage level: forced by an override, in the key only where set", "[config][override]") {
+  ProblemSpec p;
+  p.op = Op::fused_add_rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 26640;
+  p.rows = 1024;
+  const KernelConfig def = choose_config(p, 0, Arch{90});
+  CHECK(def.reg_usage == -1);  // the heuristics leave ptxas's default
+  CHECK(canonical_json(def).find("reg_usage") == std::string::npos);  // keys of configs without it unchanged
+  const ConfigOverride o = parse_config_override("reg_usage=2");
+  const KernelConfig c = choose_with_override(o, p, Arch{90});
+  CHECK(c.reg_usage == 2);
+  CHECK(canonical_json(c).find("\"reg_usage\":2") != std::string::npos);
+  CHECK(cache_key(c).hex() != cache_key(def).hex());
+  CHECK(slug(c) == slug(def).substr(0, slug(def).size() - std::string("-sm_90a").size()) + "-ru2-sm_90a");
+  CHECK(config_override_text(c).find("reg_usage=2") != std::string::npos);
+  CHECK(choose_with_override(parse_config_override(config_override_text(def)), p, Arch{90}) == def);
+  CHECK(choose_with_override(parse_config_override("reg_usage=-1"), p, Arch{90}) == def);
+  for (const char* bad : {"reg_usage=11", "reg_usage=-2"}) {
+    INFO(bad);
+    try {
+      choose_with_override(parse_config_override(bad), p, Arch{90});
+      FAIL("accepted");
+    } catch (const std::exception& e) {  // ValidationError for 11, std::invalid_argument for -2
+      CHECK_THAT(e.what(), Catch::Contains("reg_usage"));
+    }
+  }
+}
