@@ -663,12 +663,7 @@ TEST_CASE("the defaults of 16-bit rows with an fp32 weight spill nothing on sm_9
 // with a part-filled fourth item on 1024 threads takes fewer registers at level 2 than at ptxas's
 // default (50 and 52 with nvcc 13.0 on sm_90a), and the two cubins differ.
 TEST_CASE("the ptxas register usage level reaches the compile", "[compile][resources]") {
-  ProblemSpec p;
-  p.op = Op::fused_add_rmsnorm;
-  p.dtype = p.weight_dtype = DType::bf16;
-  p.hidden = 26640;
-  p.rows = 1024;
-  KernelConfig c = choose_config(p, 0, Arch{90});
+  KernelConfig c = sm90_default(Op::fused_add_rmsnorm, DType::bf16, 26640, 1024);
   REQUIRE(c.residency == 1);
   REQUIRE(c.block_threads() == 1024);
   const Binary def = compile(c);
