@@ -580,7 +580,17 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   bool held_share = false;  // rows held on 8 CTAs of 128 threads (below): pin the weight
   bool held_wide = false;   // rows held on one 1024-thread CTA (held_wide_row, below)
   bool fused_part_reread = false;  // the fused add's part-filled rows re-read on 1024 threads
-  if (c.cluster > 1 && p.rows >= kBulkRowsWide) {
+  bool late_share = false;         // the fused add's cluster shares with the weight loaded late
+  // Rows of an odd count of 2049-4095 vectors (hidden an odd multiple of the vector), which no
+  // cluster splits into equal shares, take the one-CTA layouts below as the even counts do; they
+  // had been left to the 1024-thread re-read of narrower rows, which ran the fused add at 58 % of
+  // copy. H200, bf16, median us, interleaved in one process, two rounds (session 56, call 3,
+  // docs/results/h200-2026-12-04-s56, al-r*-call3.txt), that re-read at the odd count / the held
+  // row at the even count 8 elements narrower: 1024 rows 25608 84.64, 84.58 / 54.08, 54.11; 27656
+  // 93.76, 93.25 / 59.01, 59.17; 31752 110.27, 109.70 / 67.14, 67.14; 8192 rows 25608 702.11,
+  // 702.56 / 404.51, 404.61; 31752 903.84, 904.54 / 500.70, 500.42. As the rule: call 4 (below).
+  const bool odd_wide = arch.cc >= 90 && c.cluster == 1 && row_vectors > 2048 && row_vectors < 4096;
+  if ((c.cluster > 1 || odd_wide) && p.rows >= kBulkRowsWide) {
     if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
       c.threads_per_row = c.cluster == 1 ? 1024 : 256;
@@ -689,10 +699,48 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
         c.residency = 2;
         c.loads = 3;
       }
+      // bf16 rows held so with a part-filled fourth item a thread (3073-4095 vectors, a weight of
+      // their own type) are compiled at ptxas's register usage level 2 (KernelConfig::reg_usage)
+      // where their rows are not whole 128-byte lines (a vector count not a multiple of 8), and
+      // below kHintedWideRows rows: at the default level ptxas issues that item's loads after the
+      // first item's data has arrived (scripts/late_loads.py on the sm_90a SASS), f16's kernel
+      // (and bf16's at level 2, 50 registers against 52) all row loads together. H200, median us,
+      // interleaved in one process (session 56, docs/results/h200-2026-12-04-s56), default / level
+      // 2, two rounds (call 2, ru-r*-call2.txt): 1024 rows 26640 60.26, 60.26 / 57.54, 57.63 (f16
+      // 57.34); 30736 69.47, 69.50 / 65.86, 66.11; 2048 rows 26640 115.36, 115.49 / 110.59,
+      // 110.82; 30736 133.95, 133.95 / 127.14, 127.33; 8192 rows 26640 446.34, 446.14 / 430.40,
+      // 430.46; 30736 525.34, 525.44 / 498.91, 499.23; gemma alike; 24592 (two vectors in the
+      // fourth item) within 0.5 %, gemma 1.4 % faster at 1024 rows. Whole lines, two rounds (calls
+      // 2-3, al-r*-call3.txt): 1024 rows 25600 54.08, 54.11 / 53.41, 53.41; 27648 59.01, 59.17 /
+      // 57.73, 58.08; 28672 61.47, 61.63 / 60.67, 60.42; 31744 67.14, 67.14 / 65.98, 66.27; but
+      // 2048 x 28672 117.57, 117.63 / 117.66, 117.70 and 8192 rows 0-0.8 % slower (25600 404.51,
+      // 404.61 / 406.40, 406.08; 28672 456.61, 456.48 / 460.45, 460.16).
+      if (c.input_dtype == DType::bf16 && own_weight_16bit_vectors(c) && c.residency == 1 && row_vectors > 3072 &&
+          row_vectors < 4096 && (row_vectors % 8 != 0 || p.rows < kHintedWideRows))
+        c.reg_usage = 2;
     } else if (vectors <= 2048) {
       c.threads_per_row = 512;
       c.residency = 0;
       c.loads = 0;
+      // But shares of more than 1536 vectors (3.x-4 items) with an fp32 weight beside 16-bit rows,
+      // or of f16 rows, load the weight after the reduction (residency 1) without the cluster
+      // floor of 2 (below): held with the weight under it they spill (fp32 weight 96-112 bytes,
+      // f16 24-56; bf16 none, and bf16 keeps it). H200, median us, interleaved in one process
+      // (session 56, docs/results/h200-2026-12-04-s56), held under the floor / late without it /
+      // late under it: bf16 rows, fp32 weight (call 3, f32c-r1-call3.txt): 1024 rows 57344 (4 x
+      // 1792) 167.58 / 123.26 / 130.75, 114688 (8 x 1792) 329.86 / 246.75 / 267.10, 122880 (8 x
+      // 1920) 350.30 / 260.03 / 283.84; 4096 rows 57344 646.11 / 479.84 / 505.70, 114688 1301.98 /
+      // 973.50 / 1060.61, 122880 1373.06 / 1021.41 / 1116.51; f16 rows alike (f32cf16-r1), gemma
+      // too. But not shares of up to 1536 (no spill, or 8 bytes), where the held share won: 1024
+      // rows 36864 (4 x 1152) 79.65 / 83.14 / 81.89, 73728 (8 x 1152) 156.00 / 166.88 / 163.81,
+      // 49152 (4 x 1536) 102.21 / 104.29 / 102.24, 98304 (8 x 1536) 205.38 / 210.50 / 203.17.
+      // f16 rows, their own weight (samec-r1-call3.txt): 1024 rows 57344 121.89 / 119.39 /
+      // 124.16, 114688 269.79 / 240.32 / 249.54; 4096 rows 57344 474.24 / 465.50 / 479.65, 114688
+      // 1066.21 / 952.10 / 986.88; bf16 57344 119.65 / 120.29 / 121.06, 114688 234.85 / 240.86 /
+      // 243.81.
+      late_share = vectors > 1536 && dtype_size(c.input_dtype) == 2 &&
+                   (f32_weight_16bit_vectors(c) || (c.input_dtype == DType::f16 && own_weight_16bit_vectors(c)));
+      if (late_share) c.residency = 1;
     } else {
       // fp32 shares re-read on 512 threads, which re-read only the residual the first pass wrote
       // (rms_norm.cuh: kSumStored; the fp32 fused add's rows too wide to stage). H200, fp32, 1024
@@ -704,7 +752,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       c.residency = 2;
     }
     c.rows_per_block = 1;
-    c.min_blocks = choose_min_blocks(c);
+    c.min_blocks = late_share ? 0 : choose_min_blocks(c);
     // The held rows above with a part-filled fourth item a thread (3073-4095 vectors: 40-46
     // registers, one CTA an SM) are declared for 2 CTAs an SM: 32 registers and 8 bytes of stack
     // a thread, measured as is. H200, bf16, median us, interleaved in one process, two rounds

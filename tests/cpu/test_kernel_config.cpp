@@ -2840,12 +2840,70 @@ TEST_CASE("an fp32 weight beside 16-bit rows: its own rules", "[heuristics]") {
   CHECK(pick(20480, 4096).residency == 1);
 }
 
+// Session 56's rules (heuristics.cpp, choose_rms_norm; measured on the H200): rows of an odd
+// count of 2049-4095 16-byte vectors take the one-CTA wide layouts of the even counts; the bf16
+// fused add's part-filled fourth item compiles at register usage level 2 where its rows are not
+// whole 128-byte lines or below kHintedWideRows rows; the fused add's cluster shares of more than
+// 1536 vectors with an fp32 weight or of f16 rows load the weight late without a floor.
+TEST_CASE("odd vector counts, register usage level 2 and late-weight cluster shares", "[config][heuristics]") {
+  ProblemSpec p;
+  p.dtype = p.weight_dtype = DType::bf16;
+  auto pick = [&](Op op, std::int64_t hidden, std::int64_t rows) {
+    p.op = op;
+    p.hidden = hidden;
+    p.rows = rows;
+    return choose_config(p, 0, Arch{90, 132});
+  };
+  // odd counts: the fused add held on 1024 threads (then re-read at 2049-2944 from
+  // kBulkRowsFusedAdd rows), rmsnorm held below kBulkRowsRmsnorm rows, re-read from there
+  for (std::int64_t h : {16392, 25608, 31752}) {
+    INFO(h);
+    const KernelConfig f = pick(Op::fused_add_rmsnorm, h, 1024);
+    CHECK((f.cluster == 1 && f.threads_per_row == 1024 && f.residency == 1 && f.loads == 0));
+    CHECK(pick(Op::fused_add_rmsnorm, h, kBulkRowsFusedAdd).residency == (h == 16392 ? 2 : 1));
+    const KernelConfig r = pick(Op::rmsnorm, h, 1024);
+    CHECK((r.cluster == 1 && r.threads_per_row == 1024 && r.residency == 1 && r.reconvert));
+    CHECK(pick(Op::rmsnorm, h, kBulkRowsRmsnorm).residency == 2);
+    CHECK(!pick(Op::rmsnorm, h, kBulkRowsWide - 1).reconvert);  // few rows keep their layout
+  }
+  // not on sm_80, whose rows of 2049-4096 vectors were not measured so
+  p.op = Op::fused_add_rmsnorm;
+  p.hidden = 25608;
+  p.rows = 1024;
+  CHECK(choose_config(p, 0, Arch{80, 108}).residency == 2);
+  // register usage level 2: bf16, a part-filled fourth item (3073-4095 vectors)
+  CHECK(pick(Op::fused_add_rmsnorm, 26640, 8192).reg_usage == 2);         // not whole lines
+  CHECK(pick(Op::gemma_fused_add_rmsnorm, 30736, 32768).reg_usage == 2);
+  CHECK(pick(Op::fused_add_rmsnorm, 28672, kHintedWideRows - 1).reg_usage == 2);  // whole lines
+  CHECK(pick(Op::fused_add_rmsnorm, 28672, kHintedWideRows).reg_usage == -1);
+  CHECK(pick(Op::fused_add_rmsnorm, 24576, 1024).reg_usage == -1);  // three whole items
+  CHECK(pick(Op::fused_add_rmsnorm, 32768, 1024).reg_usage == -1);  // four
+  CHECK(pick(Op::rmsnorm, 26640, 1024).reg_usage == -1);
+  p.dtype = p.weight_dtype = DType::f16;
+  CHECK(pick(Op::fused_add_rmsnorm, 26640, 1024).reg_usage == -1);  // f16 issues its loads together
+  // late-weight cluster shares: f16 rows and an fp32 weight above 1536 vectors a share
+  for (std::int64_t h : {53248, 57344, 114688, 122880}) {
+    INFO(h);
+    const KernelConfig f = pick(Op::fused_add_rmsnorm, h, 1024);
+    CHECK((f.cluster > 1 && f.threads_per_row == 512 && f.residency == 1 && f.min_blocks == 0));
+  }
+  CHECK(pick(Op::fused_add_rmsnorm, 49152, 1024).residency == 0);  // 4 x 1536: held, floor 2
+  CHECK(pick(Op::fused_add_rmsnorm, 49152, 1024).min_blocks == 2);
+  p.dtype = DType::bf16;
+  p.weight_dtype = DType::f32;
+  CHECK(pick(Op::gemma_fused_add_rmsnorm, 106496, 4096).residency == 1);
+  CHECK(pick(Op::fused_add_rmsnorm, 98304, 1024).residency == 0);  // 8 x 1536
+  p.weight_dtype = DType::bf16;  // bf16 rows, their own weight: held under the floor
+  const KernelConfig held = pick(Op::fused_add_rmsnorm, 57344, 1024);
+  CHECK((held.cluster == 4 && held.residency == 0 && held.min_blocks == 2));
+}
+
 TEST_CASE("the ptxas register usage level: forced by an override, in the key only where set", "[config][override]") {
   ProblemSpec p;
   p.op = Op::fused_add_rmsnorm;
   p.dtype = p.weight_dtype = DType::bf16;
-  p.hidden = 26640;
-  p.rows = 1024;
+  p.hidden = 28672;  // whole 128-byte lines from kHintedWideRows rows: ptxas's default level
+  p.rows = 8192;
   const KernelConfig def = choose_config(p, 0, Arch{90});
   CHECK(def.reg_usage == -1);  // the heuristics leave ptxas's default
   CHECK(canonical_json(def).find("reg_usage") == std::string::npos);  // keys of configs without it unchanged

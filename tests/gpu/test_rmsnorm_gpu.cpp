@@ -944,7 +944,17 @@ std::vector<Switch> switch_cases() {
           // fp32 fused add shares of whole items above kWideMaxShareBytes on 16 CTAs:
           // 68 KiB (3 CTAs an SM) and 88 KiB (2), kWideMaxShareBytesF32FusedAdd
           Switch{Op::fused_add_rmsnorm, 139264, normjit::detail::kBulkRowsWide, DType::f32},
-          Switch{Op::fused_add_rmsnorm, 180224, normjit::detail::kBulkRowsWide, DType::f32}};
+          Switch{Op::fused_add_rmsnorm, 180224, normjit::detail::kBulkRowsWide, DType::f32},
+          // rows of an odd vector count (no cluster split) take the one-CTA wide layouts
+          Switch{Op::fused_add_rmsnorm, 25608, normjit::detail::kBulkRowsWide},
+          Switch{Op::rmsnorm, 31752, normjit::detail::kBulkRowsWide},
+          Switch{Op::fused_add_rmsnorm, 16392, normjit::detail::kBulkRowsFusedAdd},
+          // the bf16 fused add's part-filled fourth item at register usage level 2: whole
+          // 128-byte lines stop at kHintedWideRows, others keep it
+          Switch{Op::gemma_fused_add_rmsnorm, 28672, normjit::detail::kHintedWideRows},
+          Switch{Op::fused_add_rmsnorm, 30736, normjit::detail::kHintedWideRows},
+          // f16 cluster shares of more than 1536 vectors load the weight late, no floor
+          Switch{Op::fused_add_rmsnorm, 57344, normjit::detail::kBulkRowsWide, DType::f16}};
 }
 
 // An fp32 weight beside 16-bit rows, whose rules differ (heuristics.cpp: choose_residency,
@@ -957,7 +967,10 @@ std::vector<Switch> f32_weight_switch_cases() {
           Switch{Op::gemma_rmsnorm, 32768, kHeldWideF32WeightEndRows, DType::bf16, DType::f32},
           Switch{Op::rmsnorm, 14336, kBulkRowsRmsnorm, DType::bf16, DType::f32},    // re-read at 3 CTAs
           Switch{Op::fused_add_rmsnorm, 14336, kPinWeightRows, DType::bf16, DType::f32},  // weight late
-          Switch{Op::fused_add_rmsnorm, 16384, kBulkRowsFusedAdd, DType::f16, DType::f32}};
+          Switch{Op::fused_add_rmsnorm, 16384, kBulkRowsFusedAdd, DType::f16, DType::f32},
+          // cluster shares of more than 1536 vectors: the weight late, no floor
+          Switch{Op::fused_add_rmsnorm, 57344, kBulkRowsWide, DType::bf16, DType::f32},
+          Switch{Op::gemma_fused_add_rmsnorm, 122880, kBulkRowsWide, DType::f16, DType::f32}};
 }
 
 // Both sides of each switch: rows - 1 and rows, out of place and (rmsnorm) in place.
