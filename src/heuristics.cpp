@@ -588,7 +588,15 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // docs/results/h200-2026-12-04-s56, al-r*-call3.txt), that re-read at the odd count / the held
   // row at the even count 8 elements narrower: 1024 rows 25608 84.64, 84.58 / 54.08, 54.11; 27656
   // 93.76, 93.25 / 59.01, 59.17; 31752 110.27, 109.70 / 67.14, 67.14; 8192 rows 25608 702.11,
-  // 702.56 / 404.51, 404.61; 31752 903.84, 904.54 / 500.70, 500.42. As the rule: call 4 (below).
+  // 702.56 / 404.51, 404.61; 31752 903.84, 904.54 / 500.70, 500.42. As the rule, against that
+  // re-read (call 4, odd*-r*-call4.txt), two rounds: the fused add 1024 rows 16392 36.74, 36.80 /
+  // 48.35, 48.48; 20488 44.51, 44.80 / 64.99, 65.34; 25608 55.30, 55.52 / 84.93, 84.99; 31752
+  // 67.97, 68.10 / 110.46, 110.21; 8192 rows 16392 271.49, 273.02 / 398.98, 401.02; 25608 409.82,
+  // 409.54 / 700.77, 700.16; 31752 512.83, 512.54 / 902.21, 902.21; f16 and gemma alike. rmsnorm
+  // against the held row it had (without the floor, the reconversion or, from kBulkRowsRmsnorm,
+  // the re-read): 1024 rows 16392 20.77, 20.77 / 24.13, 24.16; 25608 28.64, 28.51 / 32.67, 32.54;
+  // 31752 34.46, 34.34 / 37.47, 37.47; 8192 rows 16392 134.08, 134.05 / 180.64, 180.61; 25608
+  // 205.57, 205.70 / 230.82, 230.94; 31752 248.38, 248.06 / 264.32, 264.35. sm_80: not measured.
   const bool odd_wide = arch.cc >= 90 && c.cluster == 1 && row_vectors > 2048 && row_vectors < 4096;
   if ((c.cluster > 1 || odd_wide) && p.rows >= kBulkRowsWide) {
     if (row_vectors <= 4096) c.cluster = 1;
@@ -714,7 +722,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 2-3, al-r*-call3.txt): 1024 rows 25600 54.08, 54.11 / 53.41, 53.41; 27648 59.01, 59.17 /
       // 57.73, 58.08; 28672 61.47, 61.63 / 60.67, 60.42; 31744 67.14, 67.14 / 65.98, 66.27; but
       // 2048 x 28672 117.57, 117.63 / 117.66, 117.70 and 8192 rows 0-0.8 % slower (25600 404.51,
-      // 404.61 / 406.40, 406.08; 28672 456.61, 456.48 / 460.45, 460.16).
+      // 404.61 / 406.40, 406.08; 28672 456.61, 456.48 / 460.45, 460.16). Odd vector counts (call
+      // 4, odd-r*-call4.txt), level 2 / default: 1024 rows 25608 55.30, 55.52 / 57.34, 57.12; 29704
+      // 64.26, 64.16 / 67.17, 67.36; 31752 67.97, 68.10 / 71.78, 71.68; 8192 rows 25608 409.82,
+      // 409.54 / 423.58, 423.74; 29704 477.54, 477.06 / 504.26, 504.10; 31752 512.83, 512.54 /
+      // 542.56, 542.53.
       if (c.input_dtype == DType::bf16 && own_weight_16bit_vectors(c) && c.residency == 1 && row_vectors > 3072 &&
           row_vectors < 4096 && (row_vectors % 8 != 0 || p.rows < kHintedWideRows))
         c.reg_usage = 2;
@@ -737,7 +749,11 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // f16 rows, their own weight (samec-r1-call3.txt): 1024 rows 57344 121.89 / 119.39 /
       // 124.16, 114688 269.79 / 240.32 / 249.54; 4096 rows 57344 474.24 / 465.50 / 479.65, 114688
       // 1066.21 / 952.10 / 986.88; bf16 57344 119.65 / 120.29 / 121.06, 114688 234.85 / 240.86 /
-      // 243.81.
+      // 243.81. As the rule, against the held share under the floor (call 4, late*-r1-call4.txt):
+      // fp32 weight 1024 rows 50176 (4 x 1568) 111.33 / 150.75, 53248 (4 x 1664) 116.51 / 157.57,
+      // 106496 (8 x 1664) 232.26 / 311.26; 4096 rows 50176 432.32 / 573.06, 106496 915.97 /
+      // 1216.45; f16 106496 227.33 / 253.22, 122880 253.34 / 287.58 (4096 rows 897.66 / 990.85,
+      // 1003.39 / 1126.88), but f16 53248 level (112.54 / 112.90; 4096 rows 439.71 / 437.98).
       late_share = vectors > 1536 && dtype_size(c.input_dtype) == 2 &&
                    (f32_weight_16bit_vectors(c) || (c.input_dtype == DType::f16 && own_weight_16bit_vectors(c)));
       if (late_share) c.residency = 1;
