@@ -143,6 +143,8 @@ const std::vector<std::string>& base_compile_options() {
 
 namespace {
 
+bool contains_text(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
 Binary compile_program(const std::string& source, const std::string& name, Arch arch,
                        const std::vector<TemplateFile>& headers, const std::string& config,
                        const std::vector<std::string>& cubin_options = {}) {
@@ -211,9 +213,25 @@ Binary compile_program(const std::string& source, const std::string& name, Arch 
 }  // namespace
 
 Binary compile(const KernelConfig& c) {
-  std::vector<std::string> ptxas;  // KernelConfig::reg_usage
-  if (c.reg_usage >= 0) ptxas.push_back(fmt::format("--ptxas-options=--register-usage-level={}", c.reg_usage));
-  return compile_program(prelude(c), slug(c) + ".cu", c.arch, templates().files, canonical_json(c), ptxas);
+  const std::string source = prelude(c), name = slug(c) + ".cu", config = canonical_json(c);
+  if (c.reg_usage < 0) return compile_program(source, name, c.arch, templates().files, config);
+  // KernelConfig::reg_usage only steers ptxas's register allocation and schedule. An NVRTC whose
+  // ptxas lacks --register-usage-level refuses it; the kernel is then built at ptxas's default
+  // level, which computes the same, with a warning. (The cache key holds NVRTC's version, so such
+  // a cubin is never served to another NVRTC.)
+  try {
+    return compile_program(source, name, c.arch, templates().files, config,
+                           {fmt::format("--ptxas-options=--register-usage-level={}", c.reg_usage)});
+  } catch (const CompileError& e) {
+    const bool refused = contains_text(e.log(), "register-usage-level") ||
+                         contains_text(e.what(), "NVRTC_ERROR_INVALID_OPTION");
+    if (!refused) throw;
+    warn_once("register-usage-level",
+              fmt::format("NVRTC {} refused ptxas's --register-usage-level (first for {}); kernels that ask "
+                          "for it compile at ptxas's default level",
+                          api().version, name));
+    return compile_program(source, name, c.arch, templates().files, config);
+  }
 }
 
 Binary compile_source(const std::string& source, const std::string& name, Arch arch) {

@@ -412,3 +412,41 @@ TEST_CASE("cli: prewarm fills the cache even when NORMJIT_OFFLINE=1 is set", "[c
   CHECK(contains(r.output, "prewarm: 1 kernels: 1 compiled, 0 already cached, 0 failed"));
   CHECK(cputest::files_with_extension(cache.path(), ".cubin").size() == 1);
 }
+
+// An NVRTC whose ptxas predates --register-usage-level (a stand-in that refuses the option, loaded
+// through NORMJIT_NVRTC_LIBRARY): the kernels whose config asks for a level (KernelConfig::reg_usage)
+// still build, at ptxas's default level, with one warning; with the real NVRTC there is none.
+TEST_CASE("an NVRTC that refuses ptxas's register usage level builds those kernels at the default level",
+          "[cli][compile]") {
+  const std::vector<std::string> args = {"prewarm",  "--arch", "sm_90",   "--op",   "fused_add_rmsnorm",
+                                         "--dtype",  "bf16",   "--hidden", "26640,30736", "--rows",
+                                         "1024", "--progress", "lines"};
+  ProblemSpec p;
+  p.op = Op::fused_add_rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 26640;
+  p.rows = 1024;
+  REQUIRE(choose_config(p, 0, Arch{90, 132}).reg_usage >= 0);  // the premise: the default asks for one
+  {
+    TempDir dir("oldptxas");
+    njtest::EnvList env = cputest::cli_env(dir.str());
+    env.emplace_back("NORMJIT_NVRTC_LIBRARY", NORMJIT_OLD_PTXAS_NVRTC);
+    std::vector<std::string> argv = {cputest::cli_path()};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const njtest::ProcessResult r = njtest::run(argv, env);
+    INFO(r.output);
+    CHECK(r.exit_code == 0);
+    CHECK(contains(r.output, "2 compiled"));
+    CHECK(contains(r.output, "-ru2-sm_90a"));
+    // once per process, not per kernel
+    const std::string warning = "refused ptxas's --register-usage-level";
+    const std::size_t first = r.output.find(warning);
+    CHECK(first != std::string::npos);
+    CHECK(r.output.find(warning, first + 1) == std::string::npos);
+  }
+  TempDir dir("realptxas");
+  const njtest::ProcessResult r = cli(args, dir.str());
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK(!contains(r.output, "register-usage-level"));
+}
