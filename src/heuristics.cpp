@@ -757,7 +757,7 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 106496 (8 x 1664) 232.26 / 311.26; 4096 rows 50176 432.32 / 573.06, 106496 915.97 /
       // 1216.45; f16 106496 227.33 / 253.22, 122880 253.34 / 287.58 (4096 rows 897.66 / 990.85,
       // 1003.39 / 1126.88), but f16 53248 level (112.54 / 112.90; 4096 rows 439.71 / 437.98).
-      late_share = vectors > 1536 && dtype_size(c.input_dtype) == 2 &&
+      late_share = vectors > 1536 &&
                    (f32_weight_16bit_vectors(c) || (c.input_dtype == DType::f16 && own_weight_16bit_vectors(c)));
       if (late_share) c.residency = 1;
     } else {
