@@ -596,10 +596,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // against the held row it had (without the floor, the reconversion or, from kBulkRowsRmsnorm,
   // the re-read): 1024 rows 16392 20.77, 20.77 / 24.13, 24.16; 25608 28.64, 28.51 / 32.67, 32.54;
   // 31752 34.46, 34.34 / 37.47, 37.47; 8192 rows 16392 134.08, 134.05 / 180.64, 180.61; 25608
-  // 205.57, 205.70 / 230.82, 230.94; 31752 248.38, 248.06 / 264.32, 264.35. Not fp32 rows (odd
-  // counts of 4-vectors, hidden 8196-16380: rmsnorm's would go from the held row to the re-read)
-  // nor sm_80: not measured.
-  const bool odd_wide = arch.cc >= 90 && dtype_size(c.input_dtype) == 2 && c.cluster == 1 && row_vectors > 2048 &&
+  // 205.57, 205.70 / 230.82, 230.94; 31752 248.38, 248.06 / 264.32, 264.35. Only what was
+  // measured: 16-byte vectors of 16-bit rows with a weight of their type (not fp32 rows, 8-byte
+  // vectors of hidden 8196-16380, nor an fp32 weight), on sm_90+.
+  const bool odd_wide = arch.cc >= 90 && own_weight_16bit_vectors(c) && c.cluster == 1 && row_vectors > 2048 &&
                         row_vectors < 4096;
   if ((c.cluster > 1 || odd_wide) && p.rows >= kBulkRowsWide) {
     if (row_vectors <= 4096) c.cluster = 1;

@@ -2877,6 +2877,14 @@ TEST_CASE("rules for odd vector counts and register usage level 2 and late-weigh
   p.hidden = 12292;
   CHECK(choose_config(p, 0, Arch{90, 132}).residency == 1);
   p.dtype = p.weight_dtype = DType::bf16;
+  // nor 8-byte vectors (hidden 4 mod 8: an odd count of 4-element vectors) nor an fp32 weight
+  p.hidden = 12292;
+  CHECK(choose_config(p, 0, Arch{90, 132}).residency == 0);
+  p.op = Op::fused_add_rmsnorm;
+  p.hidden = 25608;
+  p.weight_dtype = DType::f32;
+  CHECK(choose_config(p, 0, Arch{90, 132}).residency == 2);
+  p.weight_dtype = DType::bf16;
   // register usage level 2: bf16, a part-filled fourth item (3073-4095 vectors)
   CHECK(pick(Op::fused_add_rmsnorm, 26640, 8192).reg_usage == 2);         // not whole lines
   CHECK(pick(Op::gemma_fused_add_rmsnorm, 30736, 32768).reg_usage == 2);
