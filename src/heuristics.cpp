@@ -565,6 +565,25 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
     // 5120-7168 and lost 2-4 % at 9216-10240 and in fp32.
     if (!info.residual && row_vectors >= 896 && row_vectors <= 1280 && p.rows >= kRereadNpotRows) reread(512);
   }
+  // The fused add's bf16 rows of 1025-2047 vectors (hidden 8200-16376, a weight of their own
+  // type, gemma too) held on 1024 threads with the weight loaded after the reduction, from
+  // kFewRowsMax to kPinWeightRows rows on sm_90+, compile at ptxas's register usage level 2
+  // (KernelConfig::reg_usage): at the default level ptxas issues the part-filled second item's
+  // two row loads after the first item's data has arrived (scripts/late_loads.py over the sm_90a
+  // SASS: two late at every width 8320-16376, none at level 2; 32 registers, no stack either
+  // way; f16's kernel issues them together and gained nothing). H200, median us, interleaved in
+  // one process, default / level 2, two rounds (session 57, call 1, docs/results/
+  // h200-2026-12-04-s57, few-r*-call1.txt): 64 rows 9216 6.69, 6.59 / 6.14, 6.11; 10240 6.69,
+  // 6.78 / 6.14, 6.27; 12288 6.88, 6.88 / 6.24, 6.40; 14336 6.88, 6.88 / 6.66, 6.62; 15360 6.91,
+  // 6.98 / 6.72, 6.75; 128 rows 9216 7.49, 7.52 / 7.01, 6.98; 10240 7.55, 7.58 / 7.17, 7.20;
+  // 12288 7.78, 7.84 / 7.68, 7.71; 14336 and 15360 level; gemma alike (64 x 12288 6.82, 6.85 /
+  // 6.43, 6.46). At 200 rows within -3/+1.3 % (12288 9.06, 9.15 / 9.22, 9.15; 15360 9.98, 10.14
+  // / 9.92, 9.86). Level 0 ran as level 2. The fp32 fused add's held rows of 9216-10240 gained
+  // nothing from it (f32-r*-call1.txt), nor were sm_80's kernels or 32 rows and fewer timed.
+  if (info.residual && arch.cc >= 90 && c.input_dtype == DType::bf16 && own_weight_16bit_vectors(c) &&
+      c.cluster == 1 && c.threads_per_row == 1024 && c.residency == 1 && row_vectors > 1024 && row_vectors < 2048 &&
+      p.rows > kFewRowsMax && p.rows < kPinWeightRows)
+    c.reg_usage = 2;
   // Many rows wider than 2048 vectors (sm_90+, where the cluster split above applies). The
   // split into 512-1024-thread CTAs holding the row ran at 62-77 % of copy at 1024 rows; what ran
   // faster, H200, bf16, median us, default before / this, same run: rmsnorm, one CTA per row of
@@ -597,10 +616,23 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // the re-read): 1024 rows 16392 20.77, 20.77 / 24.13, 24.16; 25608 28.64, 28.51 / 32.67, 32.54;
   // 31752 34.46, 34.34 / 37.47, 37.47; 8192 rows 16392 134.08, 134.05 / 180.64, 180.61; 25608
   // 205.57, 205.70 / 230.82, 230.94; 31752 248.38, 248.06 / 264.32, 264.35. Only what was
-  // measured: 16-byte vectors of 16-bit rows with a weight of their type (not fp32 rows, 8-byte
-  // vectors of hidden 8196-16380, nor an fp32 weight), on sm_90+.
-  const bool odd_wide = arch.cc >= 90 && own_weight_16bit_vectors(c) && c.cluster == 1 && row_vectors > 2048 &&
-                        row_vectors < 4096;
+  // measured: 16-byte vectors of 16-bit rows with a weight of their type (not fp32 rows nor 8-byte
+  // vectors of hidden 8196-16380), or the fused add's with an fp32 weight (below), on sm_90+.
+  // The fused add's odd counts with an fp32 weight beside 16-bit rows too, held on the 1024-thread
+  // CTA as their even counts are (bf16 rows with a part-filled fourth item at register usage level
+  // 2, below). H200, median us, interleaved in one process, two rounds (session 57, call 1,
+  // docs/results/h200-2026-12-04-s57, oddw-r*-call1.txt), the 1024-thread re-read they had / held
+  // / held at level 2: bf16 rows 1024 x 16392 45.86, 49.25 / 37.38, 37.15 / 37.31, 36.96; 1024 x
+  // 20488 66.24, 65.57 / 45.41, 45.44 / 45.31, 45.18; 1024 x 25608 89.92, 89.47 / 58.59, 58.30 /
+  // 56.19, 56.22; 1024 x 31752 115.90, 116.06 / 74.46, 74.40 / 69.38, 69.31; 8192 x 16392 380.10,
+  // 376.99 / 269.18, 269.06 / 268.26, 268.06; 8192 x 25608 725.41, 724.86 / 433.09, 433.06 /
+  // 413.15, 412.90; 8192 x 31752 950.24, 944.22 / 563.46, 563.10 / 518.94, 518.50; f16 rows alike
+  // (8192 x 31752 935.90 / 522.11 / 520.29, level 2 within 1 % either way). Even counts with an
+  // fp32 weight, held at the default level, ran 56.22 (1024 x 25600) and 514.69 (8192 x 31744)
+  // in the same call (evenw-r1-call1.txt). rmsnorm's odd counts with an fp32 weight are held on
+  // that CTA already (the rules above), untimed against these layouts.
+  const bool odd_wide = arch.cc >= 90 && c.cluster == 1 && row_vectors > 2048 && row_vectors < 4096 &&
+                        (own_weight_16bit_vectors(c) || (info.residual && f32_weight_16bit_vectors(c)));
   if ((c.cluster > 1 || odd_wide) && p.rows >= kBulkRowsWide) {
     if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
@@ -730,7 +762,10 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 64.26, 64.16 / 67.17, 67.36; 31752 67.97, 68.10 / 71.78, 71.68; 8192 rows 25608 409.82,
       // 409.54 / 423.58, 423.74; 29704 477.54, 477.06 / 504.26, 504.10; 31752 512.83, 512.54 /
       // 542.56, 542.53.
-      if (c.input_dtype == DType::bf16 && own_weight_16bit_vectors(c) && c.residency == 1 && row_vectors > 3072 &&
+      // With an fp32 weight, only the odd counts were timed at level 2 (odd_wide, above).
+      const bool level_two_weight =
+          own_weight_16bit_vectors(c) || (f32_weight_16bit_vectors(c) && row_vectors % 2 == 1);
+      if (c.input_dtype == DType::bf16 && level_two_weight && c.residency == 1 && row_vectors > 3072 &&
           row_vectors < 4096 && (row_vectors % 8 != 0 || p.rows < kHintedWideRows))
         c.reg_usage = 2;
     } else if (vectors <= 2048) {

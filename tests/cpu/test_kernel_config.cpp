@@ -2877,14 +2877,10 @@ TEST_CASE("rules for odd vector counts and register usage level 2 and late-weigh
   p.hidden = 12292;
   CHECK(choose_config(p, 0, Arch{90, 132}).residency == 1);
   p.dtype = p.weight_dtype = DType::bf16;
-  // nor 8-byte vectors (hidden 4 mod 8: an odd count of 4-element vectors) nor an fp32 weight
+  // nor 8-byte vectors (hidden 4 mod 8: an odd count of 4-element vectors)
   p.hidden = 12292;
   CHECK(choose_config(p, 0, Arch{90, 132}).residency == 0);
   p.op = Op::fused_add_rmsnorm;
-  p.hidden = 25608;
-  p.weight_dtype = DType::f32;
-  CHECK(choose_config(p, 0, Arch{90, 132}).residency == 2);
-  p.weight_dtype = DType::bf16;
   // register usage level 2: bf16, a part-filled fourth item (3073-4095 vectors)
   CHECK(pick(Op::fused_add_rmsnorm, 26640, 8192).reg_usage == 2);         // not whole lines
   CHECK(pick(Op::gemma_fused_add_rmsnorm, 30736, 32768).reg_usage == 2);
@@ -2910,6 +2906,70 @@ TEST_CASE("rules for odd vector counts and register usage level 2 and late-weigh
   p.weight_dtype = DType::bf16;  // bf16 rows, their own weight: held under the floor
   const KernelConfig held = pick(Op::fused_add_rmsnorm, 57344, 1024);
   CHECK((held.cluster == 4 && held.residency == 0 && held.min_blocks == 2));
+}
+
+// Session 57's rules (heuristics.cpp, choose_rms_norm; measured on the H200): the fused add's odd
+// counts of 2049-4095 vectors with an fp32 weight beside 16-bit rows are held on one 1024-thread
+// CTA as their even counts are (bf16 rows with a part-filled fourth item at register usage level
+// 2); the bf16 fused add's rows of 1025-2047 vectors held on 1024 threads between kFewRowsMax and
+// kPinWeightRows rows compile at level 2.
+TEST_CASE("rules for the fused add's odd counts with an fp32 weight and level 2 on few rows", "[config][heuristics]") {
+  ProblemSpec p;
+  p.op = Op::fused_add_rmsnorm;
+  p.dtype = DType::bf16;
+  p.weight_dtype = DType::f32;
+  auto pick = [&](std::int64_t hidden, std::int64_t rows, Arch arch = Arch{90, 132}) {
+    p.hidden = hidden;
+    p.rows = rows;
+    return choose_config(p, 0, arch);
+  };
+  for (std::int64_t h : {16392, 20488, 25608, 31752}) {
+    INFO(h);
+    for (std::int64_t rows : {kBulkRowsWide, std::int64_t(8192), std::int64_t(32768)}) {
+      const KernelConfig c = pick(h, rows);
+      CHECK((c.cluster == 1 && c.threads_per_row == 1024 && c.residency == 1 && c.loads == 0));
+      CHECK(c.reg_usage == (h > 3072 * 8 ? 2 : -1));  // a part-filled fourth item
+    }
+    CHECK(pick(h, kBulkRowsWide - 1).residency == 2);  // fewer rows keep the re-read
+  }
+  CHECK(pick(25608, 1024, Arch{80, 108}).residency == 2);  // not on sm_80
+  p.dtype = DType::f16;
+  const KernelConfig f16 = pick(31752, 8192);
+  CHECK((f16.residency == 1 && f16.reg_usage == -1));  // f16: level 2 within 1 %, not taken
+  // even counts with an fp32 weight keep the default level (not timed at 2)
+  p.dtype = DType::bf16;
+  CHECK(pick(26640, 1024).reg_usage == -1);
+  // rmsnorm's odd counts with an fp32 weight keep their held row
+  p.op = Op::rmsnorm;
+  CHECK(pick(25608, 1024).reg_usage == -1);
+  CHECK(pick(25608, 1024).reconvert == false);
+
+  // level 2 for the bf16 fused add's rows of 1025-2047 vectors held on 1024 threads, few rows
+  p.op = Op::fused_add_rmsnorm;
+  p.weight_dtype = DType::bf16;
+  for (std::int64_t h : {8200, 9216, 12288, 15360, 16376}) {
+    INFO(h);
+    for (std::int64_t rows : {kFewRowsMax + 1, std::int64_t(128), kPinWeightRows - 1}) {
+      const KernelConfig c = pick(h, rows);
+      CHECK((c.cluster == 1 && c.threads_per_row == 1024 && c.residency == 1 && c.reg_usage == 2));
+    }
+    CHECK(pick(h, kPinWeightRows).reg_usage == -1);
+    CHECK(pick(h, kFewRowsMax).reg_usage == -1);
+    CHECK(pick(h, 128, Arch{80, 108}).reg_usage == -1);  // sm_80 not timed
+  }
+  CHECK(pick(8192, 128).reg_usage == -1);   // 1024 vectors: one whole item a thread
+  CHECK(pick(16384, 128).reg_usage == -1);  // 2048: two
+  p.op = Op::gemma_fused_add_rmsnorm;
+  CHECK(pick(12288, 64).reg_usage == 2);
+  p.dtype = p.weight_dtype = DType::f16;  // f16 issues its loads together
+  CHECK(pick(12288, 64).reg_usage == -1);
+  p.dtype = p.weight_dtype = DType::f32;  // fp32 gained nothing
+  CHECK(pick(9216, 128).reg_usage == -1);
+  p.dtype = DType::bf16;  // nor with an fp32 weight (not timed)
+  CHECK(pick(12288, 128).reg_usage == -1);
+  p.op = Op::rmsnorm;
+  p.weight_dtype = DType::bf16;
+  CHECK(pick(12288, 128).reg_usage == -1);
 }
 
 TEST_CASE("the ptxas register usage level: forced by an override, in the key only where set", "[config][override]") {

@@ -954,7 +954,11 @@ std::vector<Switch> switch_cases() {
           Switch{Op::gemma_fused_add_rmsnorm, 28672, normjit::detail::kHintedWideRows},
           Switch{Op::fused_add_rmsnorm, 30736, normjit::detail::kHintedWideRows},
           // f16 cluster shares of more than 1536 vectors load the weight late, no floor
-          Switch{Op::fused_add_rmsnorm, 57344, normjit::detail::kBulkRowsWide, DType::f16}};
+          Switch{Op::fused_add_rmsnorm, 57344, normjit::detail::kBulkRowsWide, DType::f16},
+          // the bf16 fused add's rows of 1025-2047 vectors on 1024 threads at level 2 between
+          // kFewRowsMax and kPinWeightRows rows
+          Switch{Op::gemma_fused_add_rmsnorm, 9216, kFew},
+          Switch{Op::fused_add_rmsnorm, 12296, normjit::detail::kPinWeightRows}};
 }
 
 // An fp32 weight beside 16-bit rows, whose rules differ (heuristics.cpp: choose_residency,
@@ -970,7 +974,10 @@ std::vector<Switch> f32_weight_switch_cases() {
           Switch{Op::fused_add_rmsnorm, 16384, kBulkRowsFusedAdd, DType::f16, DType::f32},
           // cluster shares of more than 1536 vectors: the weight late, no floor
           Switch{Op::fused_add_rmsnorm, 57344, kBulkRowsWide, DType::bf16, DType::f32},
-          Switch{Op::gemma_fused_add_rmsnorm, 122880, kBulkRowsWide, DType::f16, DType::f32}};
+          Switch{Op::gemma_fused_add_rmsnorm, 122880, kBulkRowsWide, DType::f16, DType::f32},
+          // odd vector counts: held on one 1024-thread CTA (bf16 at level 2 past 3072 vectors)
+          Switch{Op::fused_add_rmsnorm, 25608, kBulkRowsWide, DType::bf16, DType::f32},
+          Switch{Op::fused_add_rmsnorm, 16392, kBulkRowsWide, DType::f16, DType::f32}};
 }
 
 // Both sides of each switch: rows - 1 and rows, out of place and (rmsnorm) in place.
