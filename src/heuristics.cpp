@@ -631,9 +631,21 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
   // fp32 weight, held at the default level, ran 56.22 (1024 x 25600) and 514.69 (8192 x 31744)
   // in the same call (evenw-r1-call1.txt). rmsnorm's odd counts with an fp32 weight are held on
   // that CTA already (the rules above), untimed against these layouts.
+  // The fused add's odd counts take the held row below kBulkRowsWide rows as well, where they were
+  // re-read too (the even counts are split over clusters there). Median us, interleaved in one
+  // process, two rounds (call 2, oddfew-r*-call2.txt), re-read / held / held at level 2, bf16
+  // rows: 1 row 16392 7.07, 7.14 / 6.21, 6.24 / 6.21, 6.18; 25608 8.00, 8.06 / 7.49, 7.55 / 7.04,
+  // 7.14; 31752 8.32, 8.45 / 7.78, 7.78 / 7.46, 7.46; 32 rows 25608 8.80, 8.86 / 8.22, 8.26 / 7.78,
+  // 7.84; 128 rows 16392 9.12, 9.12 / 8.64, 8.70 / 8.64, 8.61; 25608 11.65, 11.78 / 11.42, 11.46 /
+  // 10.88, 10.88; 511 rows 16392 23.01, 23.10 / 20.38, 20.26 / 20.26, 20.32; 25608 40.80, 40.80 /
+  // 30.82, 31.04 / 29.79, 29.89; 31752 53.57, 53.54 / 37.92, 38.02 / 36.29, 36.32; but 256 x 16392
+  // 12.54, 12.58 / 12.86, 12.93 / 12.93, 13.02. An fp32 weight alike (256 x 16392 14.05, 13.98 /
+  // 13.38, 13.44; 511 x 31752 56.38, 56.22 / 39.04, 39.04 / 37.12, 37.15), f16 too (oddfew16:
+  // 8 x 25608 8.13 / 7.33, 511 x 25608 40.58 / 29.82). Isolated calls with the L2 cleared: the
+  // decode sizes' CUDA graphs (hidden <= 8192) have no odd count of this width.
   const bool odd_wide = arch.cc >= 90 && c.cluster == 1 && row_vectors > 2048 && row_vectors < 4096 &&
                         (own_weight_16bit_vectors(c) || (info.residual && f32_weight_16bit_vectors(c)));
-  if ((c.cluster > 1 || odd_wide) && p.rows >= kBulkRowsWide) {
+  if ((c.cluster > 1 || odd_wide) && (p.rows >= kBulkRowsWide || (odd_wide && info.residual))) {
     if (row_vectors <= 4096) c.cluster = 1;
     if (!info.residual) {
       c.threads_per_row = c.cluster == 1 ? 1024 : 256;
@@ -762,11 +774,15 @@ KernelConfig choose_rms_norm(const ProblemSpec& p, int max_vec, Arch arch) {
       // 64.26, 64.16 / 67.17, 67.36; 31752 67.97, 68.10 / 71.78, 71.68; 8192 rows 25608 409.82,
       // 409.54 / 423.58, 423.74; 29704 477.54, 477.06 / 504.26, 504.10; 31752 512.83, 512.54 /
       // 542.56, 542.53.
-      // With an fp32 weight, only the odd counts were timed at level 2 (odd_wide, above).
-      const bool level_two_weight =
-          own_weight_16bit_vectors(c) || (f32_weight_16bit_vectors(c) && row_vectors % 2 == 1);
-      if (c.input_dtype == DType::bf16 && level_two_weight && c.residency == 1 && row_vectors > 3072 &&
-          row_vectors < 4096 && (row_vectors % 8 != 0 || p.rows < kHintedWideRows))
+      // With an fp32 weight at every row count, whole lines too (session 57: odd counts in
+      // odd_wide's comment above; even counts, call 2, evenw2-r1-call2.txt, default / level 2,
+      // one round: 1024 rows 25600 55.81 / 54.85, 26640 61.95 / 58.53, 28672 63.30 / 61.25, 31744
+      // 69.47 / 67.39; 2048 rows 25600 107.33 / 105.50, 26640 118.82 / 112.10, 31744 132.10 /
+      // 129.15; 8192 rows 25600 418.24 / 409.63, 26640 458.30 / 429.54, 28672 469.54 / 459.87,
+      // 31744 514.18 / 504.35; more rows not timed).
+      const bool level_two = own_weight_16bit_vectors(c) ? row_vectors % 8 != 0 || p.rows < kHintedWideRows
+                                                         : f32_weight_16bit_vectors(c);
+      if (c.input_dtype == DType::bf16 && level_two && c.residency == 1 && row_vectors > 3072 && row_vectors < 4096)
         c.reg_usage = 2;
     } else if (vectors <= 2048) {
       c.threads_per_row = 512;

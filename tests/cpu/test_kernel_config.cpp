@@ -2909,10 +2909,11 @@ TEST_CASE("rules for odd vector counts and register usage level 2 and late-weigh
 }
 
 // Session 57's rules (heuristics.cpp, choose_rms_norm; measured on the H200): the fused add's odd
-// counts of 2049-4095 vectors with an fp32 weight beside 16-bit rows are held on one 1024-thread
-// CTA as their even counts are (bf16 rows with a part-filled fourth item at register usage level
-// 2); the bf16 fused add's rows of 1025-2047 vectors held on 1024 threads between kFewRowsMax and
-// kPinWeightRows rows compile at level 2.
+// counts of 2049-4095 vectors, with their own weight or an fp32 one, are held on one 1024-thread
+// CTA at every row count (bf16 rows with a part-filled fourth item at register usage level 2,
+// which bf16 rows with an fp32 weight take at even counts too); the bf16 fused add's rows of
+// 1025-2047 vectors held on 1024 threads between kFewRowsMax and kPinWeightRows rows compile at
+// level 2.
 TEST_CASE("rules for the fused add's odd counts with an fp32 weight and level 2 on few rows", "[config][heuristics]") {
   ProblemSpec p;
   p.op = Op::fused_add_rmsnorm;
@@ -2930,19 +2931,35 @@ TEST_CASE("rules for the fused add's odd counts with an fp32 weight and level 2 
       CHECK((c.cluster == 1 && c.threads_per_row == 1024 && c.residency == 1 && c.loads == 0));
       CHECK(c.reg_usage == (h > 3072 * 8 ? 2 : -1));  // a part-filled fourth item
     }
-    CHECK(pick(h, kBulkRowsWide - 1).residency == 2);  // fewer rows keep the re-read
+    for (std::int64_t rows : {std::int64_t(1), kFewRowsMax, std::int64_t(128), kBulkRowsWide - 1}) {
+      INFO(rows);  // fewer rows too, own weight or fp32
+      const KernelConfig c = pick(h, rows);
+      CHECK((c.cluster == 1 && c.threads_per_row == 1024 && c.residency == 1 && c.loads == 0));
+      CHECK(c.reg_usage == (h > 3072 * 8 ? 2 : -1));
+      p.weight_dtype = DType::bf16;
+      const KernelConfig own = pick(h, rows);
+      CHECK((own.cluster == 1 && own.residency == 1 && own.reg_usage == c.reg_usage));
+      p.weight_dtype = DType::f32;
+    }
   }
   CHECK(pick(25608, 1024, Arch{80, 108}).residency == 2);  // not on sm_80
   p.dtype = DType::f16;
   const KernelConfig f16 = pick(31752, 8192);
   CHECK((f16.residency == 1 && f16.reg_usage == -1));  // f16: level 2 within 1 %, not taken
-  // even counts with an fp32 weight keep the default level (not timed at 2)
+  CHECK(pick(25608, 1).residency == 1);
+  // bf16 even counts with an fp32 weight past 3072 vectors at level 2 too, whole lines included
   p.dtype = DType::bf16;
-  CHECK(pick(26640, 1024).reg_usage == -1);
-  // rmsnorm's odd counts with an fp32 weight keep their held row
+  for (std::int64_t h : {25600, 26640, 28672, 31744}) {
+    INFO(h);
+    CHECK(pick(h, 1024).reg_usage == 2);
+    CHECK(pick(h, 8192).reg_usage == 2);
+  }
+  CHECK(pick(24576, 1024).reg_usage == -1);  // three whole items
+  // rmsnorm's odd counts with an fp32 weight keep their held row, and the re-read below 512 rows
   p.op = Op::rmsnorm;
   CHECK(pick(25608, 1024).reg_usage == -1);
   CHECK(pick(25608, 1024).reconvert == false);
+  CHECK(pick(25608, 128).cluster == 1);
 
   // level 2 for the bf16 fused add's rows of 1025-2047 vectors held on 1024 threads, few rows
   p.op = Op::fused_add_rmsnorm;

@@ -958,7 +958,9 @@ std::vector<Switch> switch_cases() {
           // the bf16 fused add's rows of 1025-2047 vectors on 1024 threads at level 2 between
           // kFewRowsMax and kPinWeightRows rows
           Switch{Op::gemma_fused_add_rmsnorm, 9216, kFew},
-          Switch{Op::fused_add_rmsnorm, 12296, normjit::detail::kPinWeightRows}};
+          Switch{Op::fused_add_rmsnorm, 12296, normjit::detail::kPinWeightRows},
+          // the fused add's odd counts held on one CTA at few rows too (the early trigger to 32)
+          Switch{Op::fused_add_rmsnorm, 31752, kFew}};
 }
 
 // An fp32 weight beside 16-bit rows, whose rules differ (heuristics.cpp: choose_residency,
@@ -977,7 +979,9 @@ std::vector<Switch> f32_weight_switch_cases() {
           Switch{Op::gemma_fused_add_rmsnorm, 122880, kBulkRowsWide, DType::f16, DType::f32},
           // odd vector counts: held on one 1024-thread CTA (bf16 at level 2 past 3072 vectors)
           Switch{Op::fused_add_rmsnorm, 25608, kBulkRowsWide, DType::bf16, DType::f32},
-          Switch{Op::fused_add_rmsnorm, 16392, kBulkRowsWide, DType::f16, DType::f32}};
+          Switch{Op::fused_add_rmsnorm, 16392, kBulkRowsWide, DType::f16, DType::f32},
+          // bf16 even counts past 3072 vectors held at level 2 (a 2-CTA cluster below)
+          Switch{Op::gemma_fused_add_rmsnorm, 26640, kBulkRowsWide, DType::bf16, DType::f32}};
 }
 
 // Both sides of each switch: rows - 1 and rows, out of place and (rmsnorm) in place.
