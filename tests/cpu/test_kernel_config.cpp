@@ -2955,7 +2955,7 @@ TEST_CASE("rules for the fused add's odd counts with an fp32 weight and level 2 
     CHECK(pick(h, 8192).reg_usage == 2);
   }
   CHECK(pick(24576, 1024).reg_usage == -1);  // three whole items
-  // rmsnorm's odd counts with an fp32 weight keep their held row, and the re-read below 512 rows
+  // rmsnorm's odd counts with an fp32 weight keep the held row they had (128 rows too)
   p.op = Op::rmsnorm;
   CHECK(pick(25608, 1024).reg_usage == -1);
   CHECK(pick(25608, 1024).reconvert == false);
