@@ -123,10 +123,11 @@ struct KernelConfig {
   // with a part-filled fourth item on 1024 threads (hidden 24592-32760, sm_90a, nvcc 13.0) issue
   // all their row loads together at levels 0-2 (50 registers), two of them late at 5-10 (52)
   // (docs/benchmarks.md, open lead 10). A compile option, not a template constant; the heuristics
-  // set 2 for those rows (choose_rms_norm) and leave -1 elsewhere (`normjit bench --config
-  // reg_usage=N` forces it). Kernels compiled to PTX for a GPU newer than NVRTC (the driver's JIT)
-  // do not take it, nor does an NVRTC that refuses the option (compile(): a warning, then the
-  // default level).
+  // set 2 where a held row's part-filled last item loads late at the default level
+  // (choose_rms_norm: the bf16 fused add's second items at 33-255 rows and its fourth items, with
+  // either weight) and leave -1 elsewhere (`normjit bench --config reg_usage=N` forces it). Kernels
+  // compiled to PTX for a GPU newer than NVRTC (the driver's JIT) do not take it, nor does an
+  // NVRTC that refuses the option (compile(): a warning, then the default level).
   std::int32_t reg_usage = -1;
   Arch arch;
 
