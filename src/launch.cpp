@@ -62,11 +62,13 @@ void prepare_launch(const KernelConfig& c, const NormParams& p, bool pdl, int sm
   lc.numAttrs = 0;
   if (pdl) {
     CUlaunchAttribute& a = out->attrs[lc.numAttrs++];
+    a = CUlaunchAttribute{};
     a.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
     a.value.programmaticStreamSerializationAllowed = 1;
   }
   if (c.cluster > 1) {
     CUlaunchAttribute& a = out->attrs[lc.numAttrs++];
+    a = CUlaunchAttribute{};
     a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     a.value.clusterDim.x = unsigned(c.cluster);
     a.value.clusterDim.y = a.value.clusterDim.z = 1;

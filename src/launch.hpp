@@ -12,12 +12,13 @@ namespace normjit::detail {
 
 // What cuLaunchKernelEx takes for one call, built the one way the library launches: the grid
 // (clusters included), the attributes and the parameters. Not copyable: `config.attrs` and
-// `args` point into the object itself.
+// `args` point into the object itself. prepare_launch sets every field a launch reads, so a call
+// does not zero-fill these 320 bytes first (a rep stos on every call).
 struct LaunchArgs {
-  CUlaunchConfig config{};
-  CUlaunchAttribute attrs[2]{};
-  NormParams params{};
-  void* args[1]{};
+  CUlaunchConfig config;
+  CUlaunchAttribute attrs[2];  // the first config.numAttrs
+  NormParams params;
+  void* args[1];
   LaunchArgs() = default;
   LaunchArgs(const LaunchArgs&) = delete;
   LaunchArgs& operator=(const LaunchArgs&) = delete;

@@ -37,10 +37,25 @@ bool flat_rows(const TensorView& t, std::int64_t* row_stride) {
 
 // A validated call: its parameters, the config it runs and its device (rows == 0: nothing to run).
 struct PreparedCall {
-  NormParams p{};
+  NormParams p;  // set field by field (set_params): a zero-fill of the call was a rep stos a call
   KernelConfig config{};
   int device = 0;
 };
+
+// Every field of `p`.
+void set_params(NormParams* p, const RowTensor& input, const RowTensor& out, const RowTensor& residual,
+                const void* weight, std::int64_t rows, std::int64_t inner, double eps) {
+  p->input = input;
+  p->out = out;
+  p->residual = residual;
+  p->weight = weight;
+  p->rows = rows;
+  p->inner = inner;
+  p->eps = float(eps);
+  p->flags = 0;  // prepare_launch sets the launch's flags and the per-head row division
+  p->inner_mul = 0;
+  p->inner_shift = 0;
+}
 
 // Problem -> config for the tensors' device (vector width limited by every tensor's alignment).
 // Everything here runs after validation.
@@ -102,26 +117,19 @@ PreparedCall prepare_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o
   v.no_overlap(out_arg, out, "weight", a.weight);
   v.eps(a.eps);
 
-  PreparedCall call;
-  NormParams& p = call.p;
-  const std::int64_t rows = numel(in) / hidden;
-  if (rows == 0) return call;
+  // The leading dimensions' product rather than numel / hidden, a division on every call.
+  const std::int64_t rows = in.ndim == 2 ? in.shape[0] : in.shape[0] * in.shape[1];
+  if (rows == 0) return PreparedCall{};
 
+  PreparedCall call;
   std::int64_t in_rs = 0, out_rs = 0;
   const bool flat = flat_rows(in, &in_rs) && flat_rows(out, &out_rs);
-  if (flat) {
-    p.input = {in.data, in_rs, 0};
-    p.out = {out.data, out_rs, 0};
-    p.inner = 1;
-  } else {
-    p.input = {in.data, in.stride[0], in.stride[1]};
-    p.out = {out.data, out.stride[0], out.stride[1]};
-    p.inner = in.shape[1];
-  }
-  p.residual = {nullptr, 0, 0};
-  p.weight = a.weight.data;
-  p.rows = rows;
-  p.eps = float(a.eps);
+  const RowTensor none{nullptr, 0, 0};
+  if (flat)
+    set_params(&call.p, {in.data, in_rs, 0}, {out.data, out_rs, 0}, none, a.weight.data, rows, 1, a.eps);
+  else
+    set_params(&call.p, {in.data, in.stride[0], in.stride[1]}, {out.data, out.stride[0], out.stride[1]}, none,
+               a.weight.data, rows, in.shape[1], a.eps);
 
   choose(op, in, a.weight, /*rank3=*/!flat, {&in, &out, &a.weight}, o, &call);
   return call;
@@ -149,18 +157,12 @@ PreparedCall prepare_fused_add(Op op, const FusedAddRmsnormArgs& a, const Launch
   v.no_overlap("residual", res, "weight", a.weight);
   v.eps(a.eps);
 
-  PreparedCall call;
-  NormParams& p = call.p;
   const std::int64_t rows = in.shape[0];
-  if (rows == 0) return call;
+  if (rows == 0) return PreparedCall{};
 
-  p.input = {in.data, in.stride[0], 0};
-  p.out = p.input;  // normalized result replaces the input
-  p.residual = {res.data, res.stride[0], 0};
-  p.weight = a.weight.data;
-  p.rows = rows;
-  p.inner = 1;
-  p.eps = float(a.eps);
+  PreparedCall call;
+  const RowTensor x{in.data, in.stride[0], 0};  // the normalized result replaces the input
+  set_params(&call.p, x, x, {res.data, res.stride[0], 0}, a.weight.data, rows, 1, a.eps);
 
   choose(op, in, a.weight, /*rank3=*/false, {&in, &res, &a.weight}, o, &call);
   return call;

@@ -90,13 +90,18 @@ void Validator::weight(const char* arg, const TensorView& w, std::int64_t hidden
 void Validator::rows_disjoint(const char* arg, const TensorView& t) const {
   // Sort the non-trivial dims by stride; each stride must step over everything the faster
   // dims cover, which is exactly "no two elements share an address".
-  // On the stack: this runs on every call, where a heap vector cost a malloc and a free.
-  std::pair<std::int64_t, std::int64_t> dims[kMaxDims];  // (stride, size)
+  // On the stack and left uninitialized past n: this runs on every call, where a heap vector
+  // cost a malloc and a free and zeroing the array (std::pair's constructor) a rep stos.
+  struct Dim {
+    std::int64_t stride, size;
+  };
+  Dim dims[kMaxDims];
   int n = 0;
   for (int i = 0; i < t.ndim; ++i)
     if (t.shape[i] > 1) dims[n++] = {t.stride[i], t.shape[i]};
+  auto before = [](const Dim& a, const Dim& b) { return a.stride < b.stride || (a.stride == b.stride && a.size < b.size); };
   for (int i = 1; i < n; ++i)  // insertion sort: at most kMaxDims entries
-    for (int j = i; j > 0 && dims[j] < dims[j - 1]; --j) std::swap(dims[j], dims[j - 1]);
+    for (int j = i; j > 0 && before(dims[j], dims[j - 1]); --j) std::swap(dims[j], dims[j - 1]);
   std::int64_t extent = 1;
   for (int i = 0; i < n; ++i) {
     const auto [stride, size] = dims[i];
@@ -146,13 +151,15 @@ void Validator::eps(double eps) const {
 
 int max_vector(DType act, std::initializer_list<const TensorView*> tensors) {
   int v = 16 / dtype_size(act);
+  // Alignment to `chunk` bytes, a power of two, by mask: this runs on every call, and a modulo
+  // by a run-time value is a division.
   auto ok = [&](int vec) {
     for (const TensorView* t : tensors) {
       const std::int64_t e = dtype_size(t->dtype);
-      const std::int64_t chunk = std::min<std::int64_t>(16, vec * e);
-      if (reinterpret_cast<std::uintptr_t>(t->data) % std::uintptr_t(chunk) != 0) return false;
+      const std::uint64_t mask = std::uint64_t(std::min<std::int64_t>(16, vec * e)) - 1;
+      if ((reinterpret_cast<std::uintptr_t>(t->data) & mask) != 0) return false;
       for (int i = 0; i + 1 < t->ndim; ++i)
-        if (t->shape[i] > 1 && (t->stride[i] * e) % chunk != 0) return false;
+        if (t->shape[i] > 1 && (std::uint64_t(t->stride[i] * e) & mask) != 0) return false;
     }
     return true;
   };
