@@ -42,7 +42,8 @@ struct PreparedCall {
   int device = 0;
 };
 
-// Every field of `p`.
+// Every field of `p` (a field added to NormParams must be set here too: its size is checked).
+static_assert(sizeof(NormParams) == 112, "set_params sets each of NormParams' fields");
 void set_params(NormParams* p, const RowTensor& input, const RowTensor& out, const RowTensor& residual,
                 const void* weight, std::int64_t rows, std::int64_t inner, double eps) {
   p->input = input;
