@@ -359,6 +359,52 @@ TEST_CASE("host cost of a steady-state call", "[.hostcost]") {
   CHECK(sink != 1);  // keeps the flush reads
 }
 
+// The same with a decoder layer's norms in turn, as a serving loop makes them (Qwen3-style, one
+// token): the fused add on the hidden row, then per-head rmsnorm on q (32 heads) and k (8 heads)
+// of head_dim 128. Each call's problem differs from the one before it. Informational, as above:
+//   ./build/tests/fake_driver/test_fake_driver "[.hostcost]" -s
+TEST_CASE("host cost of a decoder layer's calls in turn", "[.hostcost]") {
+  using Clock = std::chrono::steady_clock;
+  FusedAddRmsnormArgs add;
+  add.input = make_tensor(ptr(kIn), DType::bf16, {1, 4096});
+  add.residual = make_tensor(ptr(kRes), DType::bf16, {1, 4096});
+  add.weight = make_tensor(ptr(kW), DType::bf16, {4096});
+  add.eps = 1e-6;
+  auto heads = [](std::int64_t n) {
+    RmsnormArgs a;
+    a.input = make_tensor(ptr(kIn), DType::bf16, {1, n, 128});
+    a.weight = make_tensor(ptr(kW), DType::bf16, {128});
+    a.eps = 1e-6;
+    a.out = make_tensor(ptr(kOut), DType::bf16, {1, n, 128});
+    return a;
+  };
+  const RmsnormArgs q = heads(32), k = heads(8), one = rms_args(1, 4096);
+  auto layer = [&] {
+    fused_add_rmsnorm(add);
+    rmsnorm(q);
+    rmsnorm(k);
+  };
+  layer();  // compile and load
+  const auto& d = detail::driver();
+  REQUIRE(d.cuCtxPushCurrent(detail::Runtime::get().primary_context(0)) == CUDA_SUCCESS);
+  fake().record(false);
+  auto per_call_ns = [&](auto&& f, int calls_each) {
+    constexpr int kRounds = 100000;
+    double best = 1e30;
+    for (int round = 0; round < 5; ++round) {
+      const auto t0 = Clock::now();
+      for (int i = 0; i < kRounds; ++i) f();
+      best = std::min(best, std::chrono::duration<double, std::nano>(Clock::now() - t0).count() / (kRounds * calls_each));
+    }
+    return best;
+  };
+  const double turn = per_call_ns(layer, 3);
+  const double same = per_call_ns([&] { rmsnorm(one); }, 1);
+  fake().record(true);
+  std::printf("host cost per call, fake driver: a decoder layer's three norms in turn %.1f ns, one call repeated %.1f ns\n",
+              turn, same);
+}
+
 int main(int argc, char** argv) {
   ::unsetenv("FAKE_CUDA_CC");  // the fake's default device: sm_90, as the tests expect
   return njtest::run_hermetic("fake-driver-cache", FAKE_LIBCUDA_PATH,
