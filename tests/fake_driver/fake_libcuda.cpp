@@ -145,8 +145,11 @@ CUresult fLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** args, voi
   return ok();
 }
 CUresult fNoArgs() { return ok(); }
-CUresult fMemAlloc(CUdeviceptr* p, size_t) {
-  *p = 0x10000;
+// Distinct, never-overlapping addresses (nothing is behind them), 256-byte aligned as the
+// driver's are, so that code allocating several buffers (normjit bench) passes validation.
+CUresult fMemAlloc(CUdeviceptr* p, size_t bytes) {
+  static std::atomic<CUdeviceptr> next{CUdeviceptr(1) << 32};
+  *p = next.fetch_add((CUdeviceptr(bytes) + 511) & ~CUdeviceptr(255));
   return ok();
 }
 template <class... A>
