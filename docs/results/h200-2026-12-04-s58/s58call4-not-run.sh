@@ -16,5 +16,12 @@ for r in 1 2; do
   bench_run rc-r$r --op rmsnorm --dtype bf16,f16 --weight-dtype f32 --tokens 1024,2048,4096 \
     --hidden 2048,3072,4096,5120,9216,10240,12288,13312,15360 --compare "default;reconvert=1"
 done
+# gemma_rmsnorm's kernels are the same with (1 + w) (4096 72 -> 56 registers, 9216 96 -> 76, 12288
+# 42 -> 32 with reconvert): three widths to confirm.
+for r in 1 2; do
+  bench_run grc-r$r --op gemma_rmsnorm --dtype bf16 --weight-dtype f32 --tokens 2048 --hidden 4096,9216,12288 \
+    --compare "default;reconvert=1"
+done
 rounds_side_by_side rc 2
+rounds_side_by_side grc 2
 echo "done at $(elapsed) s"
