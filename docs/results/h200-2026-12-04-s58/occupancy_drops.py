@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Lines of occupancy.cpp's output (rows >= 512) where the fp32-weight default allows fewer CTAs an SM
+# Lines of the output of audits.cpp weights (rows >= 512) where the fp32-weight default allows fewer CTAs an SM
 # (of at most 4) than the own-weight default; "same" where both take the same layout.
 import re,sys
 pat=re.compile(r'^(..) (\S+)\s+(\S+)\s+h\s+(\d+) rows\s+(\d+) \| own (\S+)\s+r\s*(-?\d+) s\s*(-?\d+) c\s*(\d+) \| f32w (\S+)\s+r\s*(-?\d+) s\s*(-?\d+) c\s*(\d+)')
