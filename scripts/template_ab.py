@@ -56,7 +56,8 @@ def main():
     for key in results[0]:
         base = results[0][key][1]
         cells = [f"{r[key][1]:.2f}" if key in r else "–" for r in results]
-        ratios = [f"{r[key][1] / base:.3f}" if key in r else "–" for r in results[1:]]
+        # (A zero base: a dry run against the stand-in driver, whose events read 0.)
+        ratios = [f"{r[key][1] / base:.3f}" if key in r and base > 0 else "–" for r in results[1:]]
         print(f"| {' | '.join(key)} | {' | '.join(cells)} | {' | '.join(ratios)} |")
 
 
