@@ -8,10 +8,11 @@
 # the first four before the first store and the rest one by one behind stores (sm_90a SASS);
 # ncu had 74 % of warp time on long scoreboard (session 44). staged-pre-weight.patch asks for
 # the first 4 items' weight right after the copies are issued, so it lands during the first
-# pass; -8 (applied on top) asks for 8. Only the fused add's staged one-sweep kernels under a
-# floor change (20 of 117 staged defaults prewarmed: bf16/f16 163840-262144 on 16 x 128, fp32
-# 73728-180224); registers 142 -> 148 / 162 at 262144 (floor 3: 170), no stack anywhere; 204800
-# (89.5 %) and 237568 (87.3 %), also below 90 % at 1024 rows (lead 8), change too. One
+# pass; -8 (applied on top) asks for 8. Only the fused add's staged one-sweep kernels whose extra
+# registers cost no CTA an SM change (30 of 144 staged defaults prewarmed: under a floor, bf16/f16
+# 163840-262144 on 16 x 128 and fp32 73728-180224; or one CTA an SM by shared memory anyway, fp32
+# 196608-229376 on 8 x 512, 82-83 % of copy in lead 8); registers 142 -> 148 / 162 at 262144
+# (floor 3: 170), no stack anywhere; bf16 204800 (89.5 %) and 237568 (87.3 %) change too. One
 # process per template set (scripts/template_ab.py), base / pre4 / pre8, two rounds in rotated order.
 source "$(dirname "$0")/../scripts/device_call.sh" s58call5
 build_cli > /dev/null || exit 1
@@ -20,7 +21,7 @@ pre4=$(mktemp -d) pre8=$(mktemp -d)
 cp -r kernel_templates "$pre4/" && (cd "$pre4" && patch -p1 -s < "$root/build-tmp/staged-pre-weight.patch") || exit 1
 cp -r "$pre4/kernel_templates" "$pre8/" && (cd "$pre8" && patch -p1 -s < "$root/build-tmp/staged-pre-weight-8.patch") || exit 1
 args=(-- --op fused_add_rmsnorm --dtype bf16 --tokens 1024,4096 --hidden 163840,196608,204800,229376,237568,262144 --reps 40)
-args16=(-- --op fused_add_rmsnorm --dtype f16,f32 --tokens 1024 --hidden 131072,262144 --reps 40)
+args16=(-- --op fused_add_rmsnorm --dtype f16,f32 --tokens 1024 --hidden 131072,196608,229376,262144 --reps 40)
 timeout 170 python3 scripts/template_ab.py --normjit "$nj" base "pre4=$pre4/kernel_templates" "pre8=$pre8/kernel_templates" "${args[@]}" \
   > "$R/prew-r1.txt" 2>&1; echo "r1 rc=$? at $(elapsed) s"
 timeout 170 python3 scripts/template_ab.py --normjit "$nj" "pre8=$pre8/kernel_templates" "pre4=$pre4/kernel_templates" base "${args[@]}" \
