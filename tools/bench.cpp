@@ -951,6 +951,7 @@ int run_latency(const LatencyArgs& la_args) {
     return HostCost{median(per_a), median(per_b), median(diff), pct(diff, 0.1), pct(diff, 0.9)};
   };
   HostCost host{}, layer{};
+  std::string layer_misfit;
   if (misfit.empty()) {
     cold_ms = timed_call();
     reset_memory_cache();
@@ -978,60 +979,65 @@ int run_latency(const LatencyArgs& la_args) {
     // The same for a decoder layer's norms in turn (Qwen3-style, one token): the fused add on the
     // hidden row, then per-head rmsnorm on q (32 heads) and k (8 heads) of head_dim 128, each
     // call's problem another than the one before it (the library remembers its last few).
-    constexpr std::int64_t kQ = 32, kK = 8, kD = 128;
-    const Buffer r(size_t(T * H * 2)), q(size_t(T * kQ * kD * 2)), qo(q.bytes), kb(size_t(T * kK * kD * 2)),
-        ko(kb.bytes), wd(size_t(kD * 2));
-    for (const Buffer* b : {&r, &q, &kb, &wd}) fill_buffer(*b);
-    check(d.cuCtxSynchronize(), "sync");
-    FusedAddRmsnormArgs add;
-    add.input = make_tensor(x.get(), DType::bf16, {T, H});
-    add.residual = make_tensor(r.get(), DType::bf16, {T, H});
-    add.weight = make_tensor(w.get(), DType::bf16, {H});
-    add.eps = 1e-6;
-    auto heads = [&](const Buffer& in, const Buffer& out, std::int64_t n) {
-      return RmsnormArgs{make_tensor(in.get(), DType::bf16, {T, n, kD}), make_tensor(wd.get(), DType::bf16, {kD}),
-                         1e-6, make_tensor(out.get(), DType::bf16, {T, n, kD})};
-    };
-    const RmsnormArgs qa = heads(q, qo, kQ), ka = heads(kb, ko, kK);
-    // The launches the library makes for them: contiguous heads of one token are rows head_dim apart.
-    auto params = [&](void* in, void* out, void* res, std::int64_t rows, std::int64_t stride) {
-      NormParams pp{};
-      pp.input = {in, stride, 0};
-      pp.out = {out, stride, 0};
-      pp.residual = {res, res ? stride : 0, 0};
-      pp.weight = in == x.get() ? w.get() : wd.get();
-      pp.rows = rows;
-      pp.inner = 1;
-      pp.eps = 1e-6f;
-      return pp;
-    };
-    struct Raw {
-      detail::LaunchArgs la;
-      const detail::LoadedKernel* k = nullptr;
-    };
-    Raw raw[3];
-    const detail::KernelConfig layer_cfg[3] = {detail::fused_add_call_config(Op::fused_add_rmsnorm, add, o),
-                                               detail::rmsnorm_call_config(Op::rmsnorm, qa, o),
-                                               detail::rmsnorm_call_config(Op::rmsnorm, ka, o)};
-    const NormParams layer_params[3] = {params(x.get(), x.get(), r.get(), T, H),
-                                        params(q.get(), qo.get(), nullptr, T * kQ, kD),
-                                        params(kb.get(), ko.get(), nullptr, T * kK, kD)};
-    for (int i = 0; i < 3; ++i) {
-      raw[i].k = &detail::Runtime::get().kernel(layer_cfg[i], s);
-      detail::prepare_launch(layer_cfg[i], layer_params[i], detail::uses_pdl(o, layer_cfg[i].arch),
-                             detail::Runtime::get().sm_count(0), s, &raw[i].la);
+    // A forced config (--config) may not fit these calls: the line then says why.
+    try {
+      constexpr std::int64_t kQ = 32, kK = 8, kD = 128;
+      const Buffer r(size_t(T * H * 2)), q(size_t(T * kQ * kD * 2)), qo(q.bytes), kb(size_t(T * kK * kD * 2)),
+          ko(kb.bytes), wd(size_t(kD * 2));
+      for (const Buffer* b : {&r, &q, &kb, &wd}) fill_buffer(*b);
+      check(d.cuCtxSynchronize(), "sync");
+      FusedAddRmsnormArgs add;
+      add.input = make_tensor(x.get(), DType::bf16, {T, H});
+      add.residual = make_tensor(r.get(), DType::bf16, {T, H});
+      add.weight = make_tensor(w.get(), DType::bf16, {H});
+      add.eps = 1e-6;
+      auto heads = [&](const Buffer& in, const Buffer& out, std::int64_t n) {
+        return RmsnormArgs{make_tensor(in.get(), DType::bf16, {T, n, kD}), make_tensor(wd.get(), DType::bf16, {kD}),
+                           1e-6, make_tensor(out.get(), DType::bf16, {T, n, kD})};
+      };
+      const RmsnormArgs qa = heads(q, qo, kQ), ka = heads(kb, ko, kK);
+      // The launches the library makes for them: contiguous heads of one token are rows head_dim apart.
+      auto params = [&](void* in, void* out, void* res, std::int64_t rows, std::int64_t stride) {
+        NormParams pp{};
+        pp.input = {in, stride, 0};
+        pp.out = {out, stride, 0};
+        pp.residual = {res, res ? stride : 0, 0};
+        pp.weight = in == x.get() ? w.get() : wd.get();
+        pp.rows = rows;
+        pp.inner = 1;
+        pp.eps = 1e-6f;
+        return pp;
+      };
+      struct Raw {
+        detail::LaunchArgs la;
+        const detail::LoadedKernel* k = nullptr;
+      };
+      Raw raw[3];
+      const detail::KernelConfig layer_cfg[3] = {detail::fused_add_call_config(Op::fused_add_rmsnorm, add, o),
+                                                 detail::rmsnorm_call_config(Op::rmsnorm, qa, o),
+                                                 detail::rmsnorm_call_config(Op::rmsnorm, ka, o)};
+      const NormParams layer_params[3] = {params(x.get(), x.get(), r.get(), T, H),
+                                          params(q.get(), qo.get(), nullptr, T * kQ, kD),
+                                          params(kb.get(), ko.get(), nullptr, T * kK, kD)};
+      for (int i = 0; i < 3; ++i) {
+        raw[i].k = &detail::Runtime::get().kernel(layer_cfg[i], s);
+        detail::prepare_launch(layer_cfg[i], layer_params[i], detail::uses_pdl(o, layer_cfg[i].arch),
+                               detail::Runtime::get().sm_count(0), s, &raw[i].la);
+      }
+      layer = host_us(
+          [&] {
+            for (Raw& l : raw)
+              check(d.cuLaunchKernelEx(&l.la.config, reinterpret_cast<CUfunction>(l.k->kernel), l.la.args, nullptr),
+                    "launch");
+          },
+          [&] {
+            fused_add_rmsnorm(add, o);
+            rmsnorm(qa, o);
+            rmsnorm(ka, o);
+          });
+    } catch (const std::exception& e) {  // a forced config's refusal (ValidationError) or its launch's
+      layer_misfit = e.what();
     }
-    layer = host_us(
-        [&] {
-          for (Raw& l : raw)
-            check(d.cuLaunchKernelEx(&l.la.config, reinterpret_cast<CUfunction>(l.k->kernel), l.la.args, nullptr),
-                  "launch");
-        },
-        [&] {
-          fused_add_rmsnorm(add, o);
-          rmsnorm(qa, o);
-          rmsnorm(ka, o);
-        });
   }
 
   // Per-launch device time inside a CUDA graph of 100 chained launches, with and without PDL,
@@ -1128,9 +1134,12 @@ int run_latency(const LatencyArgs& la_args) {
     fmt::print("  host cost per call: normjit::rmsnorm {:.3f} us, raw cuLaunchKernelEx {:.3f} us, "
                "overhead {:.3f} us (p10-p90 over 60 a-b-b-a quartets: {:.3f} to {:.3f})\n",
                host.b_us, host.a_us, host.diff_us, host.diff_p10, host.diff_p90);
-    fmt::print("  host cost per call, a decoder layer's norms in turn (fused add 1 x 4096, per-head q 1 x 32 x 128, "
-               "k 1 x 8 x 128): normjit {:.3f} us, raw {:.3f} us, overhead {:.3f} us (p10-p90 {:.3f} to {:.3f})\n",
-               layer.b_us / 3, layer.a_us / 3, layer.diff_us / 3, layer.diff_p10 / 3, layer.diff_p90 / 3);
+    if (layer_misfit.empty())
+      fmt::print("  host cost per call, a decoder layer's norms in turn (fused add 1 x 4096, per-head q 1 x 32 x 128, "
+                 "k 1 x 8 x 128): normjit {:.3f} us, raw {:.3f} us, overhead {:.3f} us (p10-p90 {:.3f} to {:.3f})\n",
+                 layer.b_us / 3, layer.a_us / 3, layer.diff_us / 3, layer.diff_p10 / 3, layer.diff_p90 / 3);
+    else
+      fmt::print("  host cost per call, a decoder layer's norms in turn: n/a: {}\n", layer_misfit);
     fmt::print("  CUDA graph of 100 launches: {:.3f} us per launch with PDL, {:.3f} us without\n",
                g_pdl, g_nopdl);
   } else {
