@@ -3017,3 +3017,39 @@ TEST_CASE("the ptxas register usage level: forced by an override, in the key onl
     }
   }
 }
+
+TEST_CASE("choose_config's memory of recent problems answers as the heuristic does for calls in turn",
+          "[config][heuristics]") {
+  // choose_config remembers a thread's last four answers (op_registry.cpp); problems taken in
+  // turn, more of them than it keeps and some differing in one field only, must each get the
+  // heuristic's own answer, whichever entry answers or is replaced.
+  std::vector<ProblemSpec> problems;
+  for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm, Op::gemma_rmsnorm})
+    for (std::int64_t rows : {1, 128, 4096}) {
+      ProblemSpec p;
+      p.op = op;
+      p.hidden = 4096;
+      p.rows = rows;
+      problems.push_back(p);
+      p.out_aliases_input = true;  // one field apart
+      problems.push_back(p);
+    }
+  ProblemSpec heads;
+  heads.hidden = 128;
+  heads.rows = 32;
+  heads.rank3 = true;
+  heads.heads = 32;
+  problems.push_back(heads);
+  std::mt19937 rng(58);
+  for (int round = 0; round < 400; ++round) {
+    // In turn (a layer's calls), then at random.
+    const ProblemSpec& p = round < 200 ? problems[size_t(round) % 3] : problems[rng() % problems.size()];
+    for (int cc : {90, 80}) {
+      const Arch arch{cc, 132};
+      for (int max_vec : {8, 4}) {
+        INFO("round " << round << " cc " << cc << " max_vec " << max_vec);
+        CHECK(choose_config(p, max_vec, arch) == op_info(p.op).choose(p, max_vec, arch));
+      }
+    }
+  }
+}
