@@ -35,13 +35,6 @@ bool flat_rows(const TensorView& t, std::int64_t* row_stride) {
   return false;
 }
 
-// A validated call: its parameters, the config it runs and its device (rows == 0: nothing to run).
-struct PreparedCall {
-  NormParams p;  // set field by field (set_params): a zero-fill of the call was a rep stos a call
-  KernelConfig config{};
-  int device = 0;
-};
-
 // Every field of `p` (a field added to NormParams must be set here too: its size is checked).
 static_assert(sizeof(NormParams) == 112, "set_params sets each of NormParams' fields");
 void set_params(NormParams* p, const RowTensor& input, const RowTensor& out, const RowTensor& residual,
@@ -94,6 +87,8 @@ void check_hidden(const Validator& v, std::int64_t hidden) {
     v.fail(Kind::Unsupported, "input", "hidden size {} is above the supported maximum {}", hidden,
            kMaxRmsHidden);
 }
+
+}  // namespace
 
 PreparedCall prepare_rmsnorm(Op op, const RmsnormArgs& a, const LaunchOptions& o) {
   const Validator v(op_info(op).name.data());
@@ -169,19 +164,13 @@ PreparedCall prepare_fused_add(Op op, const FusedAddRmsnormArgs& a, const Launch
   return call;
 }
 
+namespace {
+
 void run(const PreparedCall& call, const LaunchOptions& o) {
   if (call.p.rows > 0) launch_norm(call.config, call.p, o, call.device);
 }
 
 }  // namespace
-
-KernelConfig rmsnorm_call_config(Op op, const RmsnormArgs& args, const LaunchOptions& opts) {
-  return prepare_rmsnorm(op, args, opts).config;
-}
-KernelConfig fused_add_call_config(Op op, const FusedAddRmsnormArgs& args, const LaunchOptions& opts) {
-  return prepare_fused_add(op, args, opts).config;
-}
-
 }  // namespace detail
 
 void rmsnorm(const RmsnormArgs& args, const LaunchOptions& opts) {

@@ -388,8 +388,8 @@ class ShapeBench {
   // The config a call runs now (the heuristic's, or the installed override's), as the call
   // itself chooses it from its tensors.
   detail::KernelConfig config() const {
-    return fused_ ? detail::fused_add_call_config(sh_.op, fused_args(0), o_)
-                  : detail::rmsnorm_call_config(sh_.op, rmsnorm_args(0), o_);
+    return fused_ ? detail::prepare_fused_add(sh_.op, fused_args(0), o_).config
+                  : detail::prepare_rmsnorm(sh_.op, rmsnorm_args(0), o_).config;
   }
 
   // Runs set 0 once and checks its first and last tokens; restores in-place inputs.
@@ -908,10 +908,10 @@ int run_latency(const LatencyArgs& la_args) {
   const RmsnormArgs args{make_tensor(x.get(), DType::bf16, {T, H}), make_tensor(w.get(), DType::bf16, {H}),
                          1e-6, make_tensor(y.get(), DType::bf16, {T, H})};
   // A forced config may not fit this 1 x 4096 call; the decode sizes below still run.
-  detail::KernelConfig cfg;
+  detail::PreparedCall single;
   std::string misfit;
   try {
-    cfg = detail::rmsnorm_call_config(Op::rmsnorm, args, o);
+    single = detail::prepare_rmsnorm(Op::rmsnorm, args, o);
   } catch (const ValidationError& e) {
     misfit = e.what();
   }
@@ -958,23 +958,24 @@ int run_latency(const LatencyArgs& la_args) {
     disk_ms = timed_call();
     hot_ms = timed_call();
 
-    const detail::LoadedKernel& k = detail::Runtime::get().kernel(cfg, s);
-    NormParams p{};
-    p.input = {x.get(), H, 0};
-    p.out = {y.get(), H, 0};
-    p.weight = w.get();
-    p.rows = T;
-    p.inner = 1;
-    p.eps = 1e-6f;
-    // The launch the library makes for this call (launch.cpp), without the library around it.
-    detail::LaunchArgs la;
-    detail::prepare_launch(cfg, p, detail::uses_pdl(o, cfg.arch), detail::Runtime::get().sm_count(0), s, &la);
-    host = host_us(
-        [&] {
-          check(d.cuLaunchKernelEx(&la.config, reinterpret_cast<CUfunction>(k.kernel), la.args, nullptr),
-                "launch");
-        },
-        [&] { rmsnorm(args, o); });
+    // The launch the library makes for a prepared call (its parameters and config, launch.cpp),
+    // without the library around it.
+    struct Raw {
+      detail::LaunchArgs la;
+      const detail::LoadedKernel* k = nullptr;
+    };
+    auto prepare_raw = [&](const detail::PreparedCall& call, Raw* raw) {
+      raw->k = &detail::Runtime::get().kernel(call.config, s);
+      detail::prepare_launch(call.config, call.p, detail::uses_pdl(o, call.config.arch),
+                             detail::Runtime::get().sm_count(0), s, &raw->la);
+    };
+    auto launch_raw = [&](Raw& raw) {
+      check(d.cuLaunchKernelEx(&raw.la.config, reinterpret_cast<CUfunction>(raw.k->kernel), raw.la.args, nullptr),
+            "launch");
+    };
+    Raw raw_one;
+    prepare_raw(single, &raw_one);
+    host = host_us([&] { launch_raw(raw_one); }, [&] { rmsnorm(args, o); });
 
     // The same for a decoder layer's norms in turn (Qwen3-style, one token): the fused add on the
     // hidden row, then per-head rmsnorm on q (32 heads) and k (8 heads) of head_dim 128, each
@@ -996,39 +997,13 @@ int run_latency(const LatencyArgs& la_args) {
                            1e-6, make_tensor(out.get(), DType::bf16, {T, n, kD})};
       };
       const RmsnormArgs qa = heads(q, qo, kQ), ka = heads(kb, ko, kK);
-      // The launches the library makes for them: contiguous heads of one token are rows head_dim apart.
-      auto params = [&](void* in, void* out, void* res, std::int64_t rows, std::int64_t stride) {
-        NormParams pp{};
-        pp.input = {in, stride, 0};
-        pp.out = {out, stride, 0};
-        pp.residual = {res, res ? stride : 0, 0};
-        pp.weight = in == x.get() ? w.get() : wd.get();
-        pp.rows = rows;
-        pp.inner = 1;
-        pp.eps = 1e-6f;
-        return pp;
-      };
-      struct Raw {
-        detail::LaunchArgs la;
-        const detail::LoadedKernel* k = nullptr;
-      };
       Raw raw[3];
-      const detail::KernelConfig layer_cfg[3] = {detail::fused_add_call_config(Op::fused_add_rmsnorm, add, o),
-                                                 detail::rmsnorm_call_config(Op::rmsnorm, qa, o),
-                                                 detail::rmsnorm_call_config(Op::rmsnorm, ka, o)};
-      const NormParams layer_params[3] = {params(x.get(), x.get(), r.get(), T, H),
-                                          params(q.get(), qo.get(), nullptr, T * kQ, kD),
-                                          params(kb.get(), ko.get(), nullptr, T * kK, kD)};
-      for (int i = 0; i < 3; ++i) {
-        raw[i].k = &detail::Runtime::get().kernel(layer_cfg[i], s);
-        detail::prepare_launch(layer_cfg[i], layer_params[i], detail::uses_pdl(o, layer_cfg[i].arch),
-                               detail::Runtime::get().sm_count(0), s, &raw[i].la);
-      }
+      prepare_raw(detail::prepare_fused_add(Op::fused_add_rmsnorm, add, o), &raw[0]);
+      prepare_raw(detail::prepare_rmsnorm(Op::rmsnorm, qa, o), &raw[1]);
+      prepare_raw(detail::prepare_rmsnorm(Op::rmsnorm, ka, o), &raw[2]);
       layer = host_us(
           [&] {
-            for (Raw& l : raw)
-              check(d.cuLaunchKernelEx(&l.la.config, reinterpret_cast<CUfunction>(l.k->kernel), l.la.args, nullptr),
-                    "launch");
+            for (Raw& l : raw) launch_raw(l);
           },
           [&] {
             fused_add_rmsnorm(add, o);
