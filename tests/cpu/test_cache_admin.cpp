@@ -179,7 +179,8 @@ TEST_CASE("cache ls: entries with slug, arch, size and age, filtered by op, arch
   // An entry that fails validation is listed without figures (`cache verify` says why).
   const fs::path broken = entry_of(cache.path(), six_configs().front());
   fs::resize_file(broken, fs::file_size(broken) / 2);
-  for (const auto& e : cli_json({"cache", "ls", "--json"}, cache.str()).at("entries"))
+  const auto listing = cli_json({"cache", "ls", "--json"}, cache.str());  // outlives the loop
+  for (const auto& e : listing.at("entries"))
     CHECK(e.at("registers").is_null() == (e.at("slug") == slug(six_configs().front())));
 
   const njtest::ProcessResult bad = cli({"cache", "ls", "--op", "layernorm_x"}, cache.str());
