@@ -13,6 +13,7 @@
 #include <mutex>
 
 #include "fake_libcuda.h"
+#include "params.cuh"
 
 namespace {
 
@@ -22,6 +23,7 @@ std::atomic<bool> g_record{true};  // off while timing: recording takes a lock
 std::atomic<long> g_launches{0};
 std::atomic<long> g_libraries{0};
 std::atomic<long> g_ctx_queries{0};
+std::atomic<std::uint64_t> g_digest{0};  // sum of fake_launch_digest over normjit launches
 // The last opt-in to dynamic shared memory (cuKernelSetAttribute) and how many there were.
 std::atomic<int> g_smem_optin{0};
 std::atomic<long> g_smem_optins{0};
@@ -142,8 +144,12 @@ CUresult fLaunchKernelEx(const CUlaunchConfig* c, CUfunction f, void** args, voi
       l.pdl = a.value.programmaticStreamSerializationAllowed;
     if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) l.cluster_x = a.value.clusterDim.x;
   }
-  if (args && args[0] && !(reinterpret_cast<std::uintptr_t>(f) & kForeignKernel))
+  if (args && args[0] && !(reinterpret_cast<std::uintptr_t>(f) & kForeignKernel)) {
     std::memcpy(l.params, args[0], sizeof(l.params));
+    normjit::NormParams p;
+    std::memcpy(&p, l.params, sizeof(p));
+    g_digest.fetch_add(fake_launch_digest(p.input.ptr, p.out.ptr, p.rows, l.block_x), std::memory_order_relaxed);
+  }
   if (g_record.load(std::memory_order_relaxed)) {
     std::lock_guard<std::mutex> lock(g_mu);
     g_last = l;
@@ -239,6 +245,7 @@ __attribute__((visibility("default"))) FakeLaunch fake_cuda_last_launch() {
 __attribute__((visibility("default"))) long fake_cuda_launches() { return g_launches.load(); }
 __attribute__((visibility("default"))) long fake_cuda_libraries_loaded() { return g_libraries.load(); }
 __attribute__((visibility("default"))) long fake_cuda_context_queries() { return g_ctx_queries.load(); }
+__attribute__((visibility("default"))) std::uint64_t fake_cuda_launch_digest() { return g_digest.load(); }
 __attribute__((visibility("default"))) void fake_cuda_record_launches(bool on) { g_record.store(on); }
 __attribute__((visibility("default"))) long fake_cuda_smem_optins() { return g_smem_optins.load(); }
 __attribute__((visibility("default"))) long fake_cuda_last_smem_optin() { return g_smem_optin.load(); }

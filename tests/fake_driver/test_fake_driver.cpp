@@ -7,9 +7,14 @@
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <optional>
+#include <random>
+#include <string>
+#include <cmath>
 #include <algorithm>
 #include <thread>
 #include <vector>
@@ -21,6 +26,7 @@
 #include "normjit/normjit.h"
 #include "normjit/ops.hpp"
 #include "op_registry.hpp"
+#include "ops_rmsnorm.hpp"
 #include "runtime.hpp"
 #include "support/fake_addresses.hpp"
 #include "support/process.hpp"
@@ -39,6 +45,7 @@ struct Fake {
   FakeLastLaunchFn last;
   FakeCountFn launches, libraries, context_queries, smem_optins, last_smem_optin, cluster_optins;
   FakeRecordFn record;
+  FakeDigestFn digest;
 };
 
 const Fake& fake() {
@@ -54,8 +61,9 @@ const Fake& fake() {
     r.smem_optins = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_smem_optins"));
     r.last_smem_optin = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_last_smem_optin"));
     r.cluster_optins = reinterpret_cast<FakeCountFn>(dlsym(h, "fake_cuda_cluster_optins"));
+    r.digest = reinterpret_cast<FakeDigestFn>(dlsym(h, "fake_cuda_launch_digest"));
     REQUIRE((r.last && r.launches && r.libraries && r.context_queries && r.record && r.smem_optins &&
-             r.last_smem_optin && r.cluster_optins));
+             r.last_smem_optin && r.cluster_optins && r.digest));
     return r;
   }();
   return f;
@@ -304,6 +312,241 @@ TEST_CASE("bad arguments launch nothing", "[launch]") {
   const long before = fake().launches();
   CHECK_THROWS_AS(rmsnorm(a), ValidationError);
   CHECK(fake().launches() == before);
+}
+
+// Serving engines call from several threads (a stream or a GPU each). Threads that ask for the
+// same new kernels at once load each of them once (one compile or disk read), and every call
+// launches its own arguments on its own problem's config, while the threads' recent-kernel
+// memories and choose_config's memory of problems fill and turn over. Under ThreadSanitizer
+// (scripts/sanitize.sh thread) this is the race test of the whole call path.
+TEST_CASE("threads calling ops at once: each new kernel loaded once, every call launched as its own", "[launch][threads]") {
+  constexpr int kThreads = 8, kCalls = 400;
+  // A thread's tensors: its own rows, 64 MiB apart from the other threads'.
+  auto at = [](std::uintptr_t base, int thread) { return ptr(base + std::uintptr_t(thread) * (64u << 20)); };
+  struct Call {
+    bool fused;
+    RmsnormArgs rms;
+    FusedAddRmsnormArgs add;
+  };
+  auto calls_of = [&](int t) {
+    std::vector<Call> v(5);
+    auto rms = [&](Call& c, std::initializer_list<std::int64_t> shape) {
+      const std::int64_t hidden = *(shape.end() - 1);
+      c.rms.input = make_tensor(at(kIn, t), DType::bf16, shape);
+      c.rms.out = make_tensor(at(kOut, t), DType::bf16, shape);
+      c.rms.weight = make_tensor(ptr(kW), DType::bf16, {hidden});
+    };
+    rms(v[0], {3, 1536});
+    rms(v[1], {40, 2560});
+    rms(v[2], {4, 12, 64});  // per head
+    rms(v[3], {700, 1536});  // the same width at more rows: another kernel
+    v[4].fused = true;
+    v[4].add.input = make_tensor(at(kIn, t), DType::bf16, {2, 3584});
+    v[4].add.residual = make_tensor(at(kRes, t), DType::bf16, {2, 3584});
+    v[4].add.weight = make_tensor(ptr(kW), DType::bf16, {3584});
+    return v;
+  };
+  // What each call should launch, and how many distinct kernels that is.
+  std::uint64_t expected = 0;
+  std::vector<detail::KernelConfig> distinct;
+  for (int t = 0; t < kThreads; ++t) {
+    const std::vector<Call> calls = calls_of(t);
+    for (int i = 0; i < kCalls; ++i) {
+      const Call& c = calls[std::size_t((t + i) % int(calls.size()))];
+      const detail::PreparedCall pc = c.fused ? detail::prepare_fused_add(Op::fused_add_rmsnorm, c.add, {})
+                                              : detail::prepare_rmsnorm(Op::rmsnorm, c.rms, {});
+      expected += fake_launch_digest(pc.p.input.ptr, pc.p.out.ptr, pc.p.rows, unsigned(pc.config.block_threads()));
+      if (std::find(distinct.begin(), distinct.end(), pc.config) == distinct.end()) distinct.push_back(pc.config);
+    }
+  }
+  REQUIRE(distinct.size() == 5);
+  reset_memory_cache();  // every kernel loads once below, whatever earlier tests loaded
+  const RuntimeStats before = runtime_stats();
+  const long libraries = fake().libraries(), launches = fake().launches();
+  const std::uint64_t digest = fake().digest();
+  std::atomic<int> waiting{kThreads};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      const std::vector<Call> calls = calls_of(t);
+      waiting.fetch_sub(1);
+      while (waiting.load() > 0) std::this_thread::yield();  // start together: first calls race
+      for (int i = 0; i < kCalls; ++i) {
+        const Call& c = calls[std::size_t((t + i) % int(calls.size()))];
+        if (c.fused)
+          fused_add_rmsnorm(c.add);
+        else
+          rmsnorm(c.rms);
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  const RuntimeStats after = runtime_stats();
+  CHECK(fake().libraries() - libraries == long(distinct.size()));
+  CHECK(after.compiles + after.disk_hits - before.compiles - before.disk_hits == distinct.size());
+  CHECK(fake().launches() - launches == long(kThreads) * kCalls);
+  CHECK(after.launches - before.launches == std::uint64_t(kThreads) * kCalls);
+  CHECK(fake().digest() - digest == expected);  // each call's own tensors, rows and block
+}
+
+// Random views, valid and broken, through the whole host path short of the launch (validation,
+// config choice, parameter packing, the launch's own fields; nothing compiles): a call that is
+// accepted must address exactly its tensors' elements, row by row as the kernel does, with a
+// vector width every pointer and row stride is aligned to; a broken one must throw a
+// ValidationError that names the argument, and launch nothing. The model of the addressing here
+// is the tensors' own strides, independent of ops_rmsnorm.cpp's flat/per-head packing.
+TEST_CASE("random views: accepted calls address exactly their elements, aligned; broken ones launch nothing",
+          "[launch][random]") {
+  std::mt19937_64 rng(20261205);
+  auto pick = [&](auto const& v) { return v[std::size_t(rng() % v.size())]; };
+  auto chance = [&](int percent) { return int(rng() % 100) < percent; };
+  const std::vector<std::int64_t> widths = {1, 3, 7, 64, 96, 100, 128, 130, 256, 1000, 1024, 2048, 2050,
+                                            4096, 5120, 8192, 12288, 16384, 40968, 65536};
+  // A view of `shape` at `base` (elements offset by `shift`) in one of the layouts engines hand
+  // over: contiguous, padded rows, heads outermost in memory, or a q/k slice of a fused qkv row.
+  auto view = [&](std::uintptr_t base, DType dt, const std::vector<std::int64_t>& shape, std::int64_t shift) {
+    TensorView t;
+    t.dtype = dt;
+    t.ndim = int(shape.size());
+    for (int i = 0; i < t.ndim; ++i) t.shape[i] = shape[std::size_t(i)];
+    const std::int64_t d = shape.back();
+    t.stride[t.ndim - 1] = 1;
+    const int layout = int(rng() % 4);
+    if (t.ndim == 2) {
+      t.stride[0] = layout == 0 ? d : d + std::int64_t(rng() % 64);
+    } else {
+      const std::int64_t b = shape[0], h = shape[1];
+      if (layout == 0) {
+        t.stride[1] = d, t.stride[0] = h * d;
+      } else if (layout == 1) {
+        t.stride[1] = d + std::int64_t(rng() % 32), t.stride[0] = h * t.stride[1] + std::int64_t(rng() % 32);
+      } else if (layout == 2) {
+        t.stride[1] = b * d, t.stride[0] = d;  // [heads, tokens, d] in memory
+      } else {
+        t.stride[1] = d, t.stride[0] = (h + 2 * std::int64_t(1 + rng() % 8)) * d;  // inside a qkv row
+      }
+    }
+    t.data = reinterpret_cast<void*>(base + std::uintptr_t(shift) * std::uintptr_t(dtype_size(dt)));
+    return t;
+  };
+  auto element = [](const TensorView& t, std::int64_t b, std::int64_t h) {  // row (b, h)'s first byte
+    const std::int64_t off = t.ndim == 2 ? b * t.stride[0] : b * t.stride[0] + h * t.stride[1];
+    return reinterpret_cast<std::uintptr_t>(t.data) + std::uintptr_t(off * dtype_size(t.dtype));
+  };
+  auto row_address = [](const RowTensor& t, const NormParams& p, std::int64_t r, int bytes, bool rank3) {
+    const std::int64_t outer = rank3 ? std::int64_t((std::uint64_t(r) * p.inner_mul) >> p.inner_shift) : r;
+    const std::int64_t off = rank3 ? outer * t.stride0 + (r - outer * p.inner) * t.stride1 : r * t.stride0;
+    return reinterpret_cast<std::uintptr_t>(t.ptr) + std::uintptr_t(off * bytes);
+  };
+  int accepted = 0, rejected = 0;
+  for (int iter = 0; iter < 3000; ++iter) {
+    const bool fused = chance(30);
+    const bool rank3 = !fused && chance(50);
+    const Op op = fused ? pick(std::vector<Op>{Op::fused_add_rmsnorm, Op::gemma_fused_add_rmsnorm})
+                        : pick(std::vector<Op>{Op::rmsnorm, Op::gemma_rmsnorm});
+    const DType dt = pick(std::vector<DType>{DType::bf16, DType::f16, DType::f32});
+    const DType wdt = dt != DType::f32 && chance(30) ? DType::f32 : dt;
+    const std::int64_t d = pick(widths), b = 1 + std::int64_t(rng() % 6), h = 1 + std::int64_t(rng() % 7);
+    const std::vector<std::int64_t> shape = rank3 ? std::vector<std::int64_t>{b, h, d} : std::vector<std::int64_t>{b * h, d};
+    auto shift = [&] { return chance(50) ? 0 : std::int64_t(rng() % 8); };
+    TensorView in = view(kIn, dt, shape, shift());
+    TensorView res = view(kRes, dt, shape, shift());
+    TensorView out = view(kOut, dt, shape, shift());
+    TensorView w = make_tensor(reinterpret_cast<void*>(kW + std::uintptr_t(shift()) * std::uintptr_t(dtype_size(wdt))), wdt, {d});
+    const bool in_place = !fused && chance(30);
+    double eps = 1e-6;
+    // One defect in a quarter of the calls; `arg`: the argument its error must name.
+    std::string arg;
+    switch (chance(25) ? int(rng() % 7) : -1) {
+      case 0: w.shape[0] = d + 1, arg = "weight"; break;
+      case 1: in.stride[in.ndim - 1] = 2, arg = d > 1 ? "input" : "-"; break;  // elements apart
+      case 2: in.data = static_cast<char*>(in.data) + 1, arg = "input"; break;  // not element-aligned
+      case 3: eps = chance(50) ? -1.0 : std::nan(""), arg = "eps"; break;
+      case 4:  // rows of the written tensor that overlap each other (two rows of two elements at least)
+        if (d < 2 || (rank3 ? b < 2 && h < 2 : b * h < 2) || (!fused && !in_place)) arg = "-";
+        else if (fused) res.stride[0] = d / 2, arg = "residual";
+        else if (rank3 && h > 1) in.stride[1] = d - 1, in.stride[0] = h * d, arg = "input";
+        else if (rank3) in.stride[0] = d - 1, arg = "input";
+        else in.stride[0] = d - 1, arg = "input";
+        break;
+      case 5:  // an output starting inside the input
+        if (fused) res.data = static_cast<char*>(in.data) + dtype_size(dt) * 2, res.stride[0] = in.stride[0], res.ndim = in.ndim,
+                   arg = "residual";
+        else if (!in_place) out = in, out.data = static_cast<char*>(in.data) + dtype_size(dt), arg = "out";
+        else arg = "-";
+        break;
+      case 6:
+        if (fused) res.dtype = dt == DType::f32 ? DType::bf16 : DType::f32, arg = "residual";
+        else if (!in_place) out.dtype = dt == DType::f32 ? DType::bf16 : DType::f32, arg = "out";
+        else arg = "-";
+        break;
+      default: break;
+    }
+    if (arg == "-") arg.clear();
+    INFO("iteration " << iter << ": " << detail::op_info(op).name << " " << dtype_name(dt) << "/" << dtype_name(wdt) << " shape "
+                      << (rank3 ? fmt::format("[{}, {}, {}]", b, h, d) : fmt::format("[{}, {}]", b * h, d))
+                      << " strides in " << in.stride[0] << "," << (in.ndim == 3 ? in.stride[1] : 0) << " out "
+                      << out.stride[0] << "," << (out.ndim == 3 ? out.stride[1] : 0) << " defect '" << arg << "'");
+    detail::PreparedCall call;
+    const long launches = fake().launches();
+    try {
+      if (fused) {
+        FusedAddRmsnormArgs a{in, res, w, eps};
+        call = detail::prepare_fused_add(op, a, {});
+        if (!arg.empty()) fused_add_rmsnorm(a);  // must throw before launching
+      } else {
+        RmsnormArgs a{in, w, eps, in_place ? std::nullopt : std::optional<TensorView>(out)};
+        call = detail::prepare_rmsnorm(op, a, {});
+        if (!arg.empty()) rmsnorm(a);
+      }
+    } catch (const ValidationError& e) {
+      INFO(e.what());
+      CHECK_FALSE(arg.empty());
+      CHECK(std::string(e.what()).find(arg) != std::string::npos);
+      CHECK(fake().launches() == launches);
+      ++rejected;
+      continue;
+    }
+    REQUIRE(arg.empty());  // a defect that validation let through
+    ++accepted;
+    const detail::KernelConfig& c = call.config;
+    detail::LaunchArgs la;
+    detail::prepare_launch(c, call.p, true, 132, nullptr, &la);
+    const NormParams& p = la.params;
+    const TensorView& written = fused ? in : in_place ? in : out;
+    REQUIRE(p.rows == b * h);
+    REQUIRE(c.hidden == d);
+    REQUIRE(d % c.vec == 0);
+    // Every pointer and row stride the kernel steps by is a whole number of its vectors.
+    const std::int64_t vbytes = std::int64_t(c.vec) * dtype_size(dt);
+    for (const TensorView* t : {static_cast<const TensorView*>(&in), &written, static_cast<const TensorView*>(&res)}) {
+      if (t == &res && !fused) continue;
+      CHECK(reinterpret_cast<std::uintptr_t>(t->data) % std::uintptr_t(vbytes) == 0);
+      for (int i = 0; i + 1 < t->ndim; ++i)  // a dimension of one is never stepped over
+        if (t->shape[i] > 1) CHECK((t->stride[i] * dtype_size(dt)) % vbytes == 0);
+    }
+    // (A vector of an fp32 weight beside 8 16-bit elements is loaded as two 16-byte halves.)
+    CHECK(reinterpret_cast<std::uintptr_t>(w.data) % std::uintptr_t(std::min(16, c.vec * dtype_size(wdt))) == 0);
+    CHECK(p.weight == w.data);
+    CHECK(p.eps == float(eps));
+    // Row r is the view's row (r / heads, r % heads), read and written where the view has it.
+    std::int64_t wrong = 0;
+    for (std::int64_t r = 0; r < p.rows; ++r) {
+      const std::int64_t rb = r / h, rh = r % h;
+      const std::int64_t vb = rank3 ? rb : r, vh = rank3 ? rh : 0;
+      wrong += row_address(p.input, p, r, dtype_size(dt), c.rank3) != element(in, vb, vh);
+      wrong += row_address(p.out, p, r, dtype_size(dt), c.rank3) != element(written, vb, vh);
+      if (fused) wrong += row_address(p.residual, p, r, dtype_size(dt), c.rank3) != element(res, vb, vh);
+    }
+    CHECK(wrong == 0);
+    // The grid names every row once: its blocks (times a block's rows, over cluster and split) cover them.
+    const std::int64_t blocks = std::int64_t(la.config.gridDimX) * la.config.gridDimY;
+    CHECK(blocks / (c.cluster * c.split) * c.rows_per_cta() >= p.rows);
+    CHECK((blocks / (c.cluster * c.split) - 1) * c.rows_per_cta() < p.rows);
+  }
+  // Both kinds in numbers (the seed is fixed, so these stay put unless the generator changes).
+  CHECK(accepted > 1500);
+  CHECK(rejected > 300);
 }
 
 // The library's host cost per call above the driver's launch: here the launch costs nothing, so
