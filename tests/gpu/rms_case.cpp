@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "op_registry.hpp"
@@ -35,6 +37,17 @@ struct Layout {
   std::int64_t row_start(std::int64_t r) const { return offset + (r / d1) * s0 + (r % d1) * s1; }
 };
 
+// NORMJIT_TEST_TIGHT_BUFFERS=1 (scripts/gpu_sanitize.sh): each buffer ends where its last row
+// does, so that compute-sanitizer's memcheck sees any access past it. By default a row of slack
+// follows, which the check below finds untouched if a kernel wrote past the end.
+bool tight_buffers() {
+  static const bool tight = [] {
+    const char* v = std::getenv("NORMJIT_TEST_TIGHT_BUFFERS");
+    return v && std::string(v) == "1";
+  }();
+  return tight;
+}
+
 Layout make_layout(std::int64_t d0, std::int64_t d1, std::int64_t hidden, std::int64_t pad,
                    bool nonflat, bool misaligned) {
   Layout l;
@@ -44,7 +57,8 @@ Layout make_layout(std::int64_t d0, std::int64_t d1, std::int64_t hidden, std::i
   const std::int64_t row = hidden + pad;
   l.s1 = row;
   l.s0 = row * d1 * (nonflat ? 2 : 1);
-  l.elements = l.offset + std::max<std::int64_t>(d0, 1) * l.s0 + row;
+  l.elements = tight_buffers() ? l.offset + (std::max<std::int64_t>(d0, 1) - 1) * l.s0 + (d1 - 1) * l.s1 + hidden
+                               : l.offset + std::max<std::int64_t>(d0, 1) * l.s0 + row;
   return l;
 }
 
