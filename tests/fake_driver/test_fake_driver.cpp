@@ -395,7 +395,7 @@ TEST_CASE("threads calling ops at once: each new kernel loaded once, every call 
 // vector width every pointer and row stride is aligned to; a broken one must throw a
 // ValidationError that names the argument, and launch nothing. The model of the addressing here
 // is the tensors' own strides, independent of ops_rmsnorm.cpp's flat/per-head packing.
-TEST_CASE("random views: accepted calls address exactly their elements, aligned; broken ones launch nothing",
+TEST_CASE("random views: accepted calls address exactly their elements, aligned, and broken ones launch nothing",
           "[launch][random]") {
   std::mt19937_64 rng(20261205);
   auto pick = [&](auto const& v) { return v[std::size_t(rng() % v.size())]; };
