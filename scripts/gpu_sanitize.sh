@@ -34,6 +34,7 @@ cache=$(mktemp -d)
 runs=(
   "memcheck|every layout form at a few shapes"
   "memcheck|per-head 3-D rmsnorm"
+  "memcheck|per-head rows from a transposed view (heads outermost in memory)"
   "memcheck|forced configs: rows staged in shared memory (bulk and per-thread copies)"
   "memcheck|forced configs: rows split over thread-block clusters"
   "memcheck|forced configs: rows shared by independent CTAs (split)"

@@ -21,7 +21,9 @@ std::string RmsCase::describe() const {
   return fmt::format("{} {} w={} rows={} hidden={}{} {}{}{} pdl={}{} eps={}",
                      normjit::op_name(op), normjit::dtype_name(dtype),
                      normjit::dtype_name(weight_dtype), rows, hidden,
-                     heads ? fmt::format(" heads={} ({} non-flat)", heads, nonflat_input ? "input" : "out") : "",
+                     heads ? fmt::format(" heads={} ({})", heads,
+                                         heads_outer ? "input heads-outermost" : nonflat_input ? "input non-flat" : "out non-flat")
+                           : "",
                      forms[int(form)], strided ? " strided" : "", misaligned ? " misaligned" : "",
                      pdl ? (*pdl ? "on" : "off") : "unset", static_weight ? " static-weight" : "", eps);
 }
@@ -49,12 +51,19 @@ bool tight_buffers() {
 }
 
 Layout make_layout(std::int64_t d0, std::int64_t d1, std::int64_t hidden, std::int64_t pad,
-                   bool nonflat, bool misaligned) {
+                   bool nonflat, bool misaligned, bool heads_outer = false) {
   Layout l;
   l.offset = misaligned ? 1 : 0;
   l.d0 = d0;
   l.d1 = d1;
   const std::int64_t row = hidden + pad;
+  if (heads_outer) {  // [d1, d0, row] in memory: a head's rows of every token, then the next head
+    l.s0 = row;
+    l.s1 = row * std::max<std::int64_t>(d0, 1);
+    const std::int64_t end = l.offset + (std::max<std::int64_t>(d0, 1) - 1) * l.s0 + (d1 - 1) * l.s1 + hidden;
+    l.elements = tight_buffers() ? end : end - hidden + 2 * row;  // else a row of slack, as below
+    return l;
+  }
   l.s1 = row;
   l.s0 = row * d1 * (nonflat ? 2 : 1);
   l.elements = tight_buffers() ? l.offset + (std::max<std::int64_t>(d0, 1) - 1) * l.s0 + (d1 - 1) * l.s1 + hidden
@@ -91,7 +100,8 @@ std::string run_rms_case(const RmsCase& c, std::mt19937_64& rng) {
   const std::int64_t H = c.hidden;
   const int es = normjit::dtype_size(c.dtype);
 
-  const Layout in_l = make_layout(c.rows, d1, H, c.strided ? 8 : 0, rank3 && c.nonflat_input, c.misaligned);
+  const Layout in_l = make_layout(c.rows, d1, H, c.strided ? 8 : 0, rank3 && c.nonflat_input, c.misaligned,
+                                  rank3 && c.heads_outer);
   const bool separate = !fused && c.form == OutForm::Separate;
   const Layout out_l = separate ? make_layout(c.rows, d1, H, c.strided ? 24 : 0,
                                               rank3 && !c.nonflat_input, false)

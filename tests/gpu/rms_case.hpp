@@ -21,6 +21,8 @@ struct RmsCase {
   std::int64_t hidden = 1;
   std::int64_t heads = 0;     // > 0: 3-D [rows, heads, hidden]
   bool nonflat_input = true;  // 3-D: input is a [B, 2N, D][:, :N] view (else out is)
+  bool heads_outer = false;   // 3-D: the input's memory is [N, B, D] (a transposed view; out as
+                              // the input when in place, else token-major)
   OutForm form = OutForm::Separate;
   bool strided = false;       // row strides > hidden (different for each tensor)
   bool misaligned = false;    // base address off by one element: scalar path

@@ -154,6 +154,39 @@ TEST_CASE("per-head 3-D rmsnorm", "[gpu][rmsnorm][3d]") {
   }
 }
 
+// Per-head rows of a transposed view, [tokens, heads, d] over memory laid out [heads, tokens, d]
+// (a head's stride above the token's): the per-head addressing with the strides the other way
+// round, by row and, where the heuristic takes them, by head blocks.
+TEST_CASE("per-head rows from a transposed view (heads outermost in memory)", "[gpu][rmsnorm][3d]") {
+  use_device0();
+  auto rng = fresh_rng();
+  int index = 0;
+  for (Op op : {Op::rmsnorm, Op::gemma_rmsnorm}) {
+    for (DType dt : {DType::bf16, DType::f32}) {
+      for (std::int64_t head_dim : {64, 128, 100}) {
+        for (std::int64_t batch : {1, 7, 300}) {
+          for (std::int64_t heads : {4, 16}) {
+            RmsCase c;
+            c.op = op;
+            c.dtype = c.weight_dtype = dt;
+            c.rows = batch;
+            c.heads = heads;
+            c.hidden = head_dim;
+            c.heads_outer = true;
+            c.nonflat_input = false;
+            c.form = OutForm(index % 3);
+            c.strided = index % 2 == 1;
+            c.pdl = index % 4 != 3;
+            ++index;
+            INFO(c.describe());
+            CHECK(run_rms_case(c, rng) == "");
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("several rows per thread: per-head rows, forced shapes and partial blocks", "[gpu][rmsnorm][3d][configs]") {
   use_device0();
   auto rng = fresh_rng();

@@ -3,7 +3,7 @@
 # rename to the session's call): the GPU tests' kernels under compute-sanitizer for the first time
 # (scripts/gpu_sanitize.sh: memcheck with every test buffer ending at its last row, racecheck,
 # synccheck, initcheck over the test cases that launch every kernel family; ~8 minutes shared by
-# 16 runs, each stopped at its share). compute-sanitizer ran on the Firecracker machines and refused
+# 17 runs, each stopped at its share). compute-sanitizer ran on the Firecracker machines and refused
 # the device on gVisor (KINDS.md, 2026-11-04): the summary says which this one is. Carry build-tmp
 # .devdeps cache/prewarmed (the forced configs compile; the defaults come from the prewarmed cache).
 source "$(dirname "$0")/../scripts/device_call.sh" s59call1
