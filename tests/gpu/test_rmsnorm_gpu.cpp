@@ -34,17 +34,23 @@ std::mt19937_64 fresh_rng() {
   return std::mt19937_64(seed);
 }
 
-// A per-head [batch, heads, head_dim] case in the three forms every 3-D test checks: heads
-// strided apart with PDL (the input a view of a wider tensor), flat, and strided in place.
+// A per-head [batch, heads, head_dim] case of `op`, its weight of the rows' type.
+RmsCase per_head_case(Op op, DType dt, std::int64_t batch, std::int64_t heads, std::int64_t head_dim) {
+  RmsCase c;
+  c.op = op;
+  c.dtype = c.weight_dtype = dt;
+  c.rows = batch;
+  c.heads = heads;
+  c.hidden = head_dim;
+  return c;
+}
+
+// A per-head case in the three forms every 3-D test checks: heads strided apart with PDL (the
+// input a view of a wider tensor), flat, and strided in place.
 void check_per_head(Op op, DType dt, std::int64_t batch, std::int64_t heads, std::int64_t head_dim,
                     std::mt19937_64& rng) {
   for (int variant = 0; variant < 3; ++variant) {
-    RmsCase c;
-    c.op = op;
-    c.dtype = c.weight_dtype = dt;
-    c.rows = batch;
-    c.heads = heads;
-    c.hidden = head_dim;
+    RmsCase c = per_head_case(op, dt, batch, heads, head_dim);
     c.nonflat_input = variant != 1;
     c.form = variant == 2 ? OutForm::InPlace : OutForm::Separate;
     c.pdl = variant == 0;
@@ -166,12 +172,7 @@ TEST_CASE("per-head rows from a transposed view (heads outermost in memory)", "[
       for (std::int64_t head_dim : {64, 128, 100}) {
         for (std::int64_t batch : {1, 7, 300}) {
           for (std::int64_t heads : {4, 16}) {
-            RmsCase c;
-            c.op = op;
-            c.dtype = c.weight_dtype = dt;
-            c.rows = batch;
-            c.heads = heads;
-            c.hidden = head_dim;
+            RmsCase c = per_head_case(op, dt, batch, heads, head_dim);
             c.heads_outer = true;
             c.nonflat_input = false;
             c.form = OutForm(index % 3);
