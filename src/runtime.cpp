@@ -206,8 +206,10 @@ const LoadedKernel& Runtime::kernel(const KernelConfig& c, CUstream stream) {
     slot->kernel = load(c, stream);
   } catch (...) {
     {
+      // This slot only: after a reset_memory_cache the key may hold another caller's new slot.
       std::unique_lock<std::shared_mutex> lock(mu_);
-      kernels_.erase(c);
+      auto it = kernels_.find(c);
+      if (it != kernels_.end() && it->second == slot) kernels_.erase(it);
     }
     slot->done.set_exception(std::current_exception());
     throw;
