@@ -53,6 +53,8 @@ runs=(
 
 summary=()
 status=0
+# The first line of each report compute-sanitizer prints (memcheck, racecheck, synccheck, initcheck).
+report_re="^========= (Invalid|Race|Barrier|Uninitialized|Misaligned|Out-of-range|Program hit|Cluster|Warning|Error)"
 for i in "${!runs[@]}"; do
   tool=${runs[$i]%%|*}
   name=${runs[$i]#*|}
@@ -73,7 +75,7 @@ for i in "${!runs[@]}"; do
   rc=$?
   errors=$(grep -Eo "ERROR SUMMARY: [0-9]+ error" "$log" | tail -1 | grep -Eo "[0-9]+" || true)
   # Reports found before a stop are in the log even without the final summary.
-  seen=$(grep -Ec "^========= (Invalid|Race|Barrier|Uninitialized|Misaligned|Out-of-range|Program hit|Cluster|Warning|Error)" "$log" || true)
+  seen=$(grep -Ec "$report_re" "$log" || true)
   case $rc in
     0) how="passed" ;;
     99) how="sanitizer errors"; status=1 ;;
@@ -86,7 +88,7 @@ for i in "${!runs[@]}"; do
     status=1
   fi
   summary+=("$tool | $name | errors: ${errors:-?} (reports seen: $seen) | $how in $(( $(date +%s) - t0 )) s")
-  [ "$seen" = 0 ] || grep -E -m 12 -A4 "^========= (Invalid|Race|Barrier|Uninitialized|Misaligned|Out-of-range|Program hit|Cluster|Error)" "$log" | head -40
+  [ "$seen" = 0 ] || grep -E -m 12 -A4 "$report_re" "$log" | head -40
 done
 
 echo "== SUMMARY ($(date -u +%F), $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $("$cs" --version | grep -Eo 'Version [0-9.]+' | head -1))"

@@ -151,8 +151,8 @@ void Validator::eps(double eps) const {
 
 int max_vector(DType act, std::initializer_list<const TensorView*> tensors) {
   int v = 16 / dtype_size(act);
-  // Alignment to `chunk` bytes, a power of two, by mask: this runs on every call, and a modulo
-  // by a run-time value is a division.
+  // Alignment to min(16, vec x element) bytes, a power of two, by mask: this runs on every call,
+  // and a modulo by a run-time value is a division.
   auto ok = [&](int vec) {
     for (const TensorView* t : tensors) {
       const std::int64_t e = dtype_size(t->dtype);

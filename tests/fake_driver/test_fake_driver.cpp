@@ -466,8 +466,7 @@ TEST_CASE("random views: accepted calls address exactly their elements, aligned,
         if (d < 2 || (rank3 ? b < 2 && h < 2 : b * h < 2) || (!fused && !in_place)) arg = "-";
         else if (fused) res.stride[0] = d / 2, arg = "residual";
         else if (rank3 && h > 1) in.stride[1] = d - 1, in.stride[0] = h * d, arg = "input";
-        else if (rank3) in.stride[0] = d - 1, arg = "input";
-        else in.stride[0] = d - 1, arg = "input";
+        else in.stride[0] = d - 1, arg = "input";  // tokens' rows (2-D, or one head a token)
         break;
       case 5:  // an output starting inside the input
         if (fused) res.data = static_cast<char*>(in.data) + dtype_size(dt) * 2, res.stride[0] = in.stride[0], res.ndim = in.ndim,
