@@ -26,7 +26,7 @@ timeout 170 python3 scripts/template_ab.py --normjit "$nj" base "pre4=$pre4/kern
   > "$R/prew-r1.txt" 2>&1; echo "r1 rc=$? at $(elapsed) s"
 timeout 170 python3 scripts/template_ab.py --normjit "$nj" "pre8=$pre8/kernel_templates" "pre4=$pre4/kernel_templates" base "${args[@]}" \
   > "$R/prew-r2.txt" 2>&1; echo "r2 rc=$? at $(elapsed) s"
-timeout 120 python3 scripts/template_ab.py --normjit "$nj" base "pre4=$pre4/kernel_templates" "pre8=$pre8/kernel_templates" "${args16[@]}" \
+[ -n "${WITH_F16:-}" ] && timeout 120 python3 scripts/template_ab.py --normjit "$nj" base "pre4=$pre4/kernel_templates" "pre8=$pre8/kernel_templates" "${args16[@]}" \
   > "$R/prew16-r1.txt" 2>&1; echo "f16/f32 rc=$? at $(elapsed) s"
 cat "$R/prew-r1.txt" "$R/prew-r2.txt" "$R/prew16-r1.txt"
 echo "done at $(elapsed) s"
