@@ -14,6 +14,7 @@
 # 196608-229376 on 8 x 512, 82-83 % of copy in lead 8); registers 142 -> 148 / 162 at 262144
 # (floor 3: 170), no stack anywhere; bf16 204800 (89.5 %) and 237568 (87.3 %) change too. One
 # process per template set (scripts/template_ab.py), base / pre4 / pre8, two rounds in rotated order.
+# WITH_F16=1 adds a round of f16 and fp32 (about 120 s more).
 source "$(dirname "$0")/../scripts/device_call.sh" s60call2
 build_cli > /dev/null || exit 1
 root=$PWD
@@ -26,7 +27,9 @@ timeout 170 python3 scripts/template_ab.py --normjit "$nj" base "pre4=$pre4/kern
   > "$R/prew-r1.txt" 2>&1; echo "r1 rc=$? at $(elapsed) s"
 timeout 170 python3 scripts/template_ab.py --normjit "$nj" "pre8=$pre8/kernel_templates" "pre4=$pre4/kernel_templates" base "${args[@]}" \
   > "$R/prew-r2.txt" 2>&1; echo "r2 rc=$? at $(elapsed) s"
-[ -n "${WITH_F16:-}" ] && timeout 120 python3 scripts/template_ab.py --normjit "$nj" base "pre4=$pre4/kernel_templates" "pre8=$pre8/kernel_templates" "${args16[@]}" \
-  > "$R/prew16-r1.txt" 2>&1; echo "f16/f32 rc=$? at $(elapsed) s"
-cat "$R/prew-r1.txt" "$R/prew-r2.txt" "$R/prew16-r1.txt"
+if [ -n "${WITH_F16:-}" ]; then
+  timeout 120 python3 scripts/template_ab.py --normjit "$nj" base "pre4=$pre4/kernel_templates" "pre8=$pre8/kernel_templates" "${args16[@]}" \
+    > "$R/prew16-r1.txt" 2>&1; echo "f16/f32 rc=$? at $(elapsed) s"
+fi
+cat "$R"/prew-r1.txt "$R"/prew-r2.txt "$R"/prew16-r*.txt 2>/dev/null
 echo "done at $(elapsed) s"
