@@ -340,6 +340,9 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   constexpr int kCtasPerRow = kCluster * kSplit;
   constexpr bool kStaged = Cfg::kResidency >= 3;
   constexpr bool kBulkCopies = Cfg::kResidency == 3;  // else each thread copies its own items (4)
+  // kOneSweep below, computed here for kPreWeight.
+  constexpr bool kOneSweepPass = kStaged && (sizeof(T) == 2 || Cfg::kResidual) &&
+                                 (Cfg::kMinBlocks > 0 ? 65536 / (Cfg::kMinBlocks * kGroup * kRows) : 255) >= 96;
   static_assert(!kStaged || (kSplit == 1 && sizeof(T) * kVec == 16), "a staged row: 16-byte vectors, no split");
   // Parts of a staged share: whole items of every lane, so a lane's items of part s are in
   // shared memory once barrier s completes. Up to 4 parts, of kItems / kStages items, the
@@ -453,6 +456,23 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       }
       copies_commit();
     }
+  }
+  // A staged row whose second pass is one unrolled sweep asks for its first items' weight as soon
+  // as its copies are out: the loads land during the first pass, so the second pass does not open
+  // on an L2 round trip for them (its later items' loads are issued while earlier ones store).
+  // Only where the registers they hold cost no CTA an SM: under an occupancy floor (ptxas keeps
+  // to it), or where the staged share leaves room for one CTA an SM anyway (over half of the
+  // 227 KiB an SM's CTAs may take). Eight items: the bf16 fused add 163840-262144 at 1024 and
+  // 4096 rows ran 0.6-1.3 % faster than without, four 0.4-1.0 %, in two rotated rounds (H100,
+  // docs/results/h100-2026-12-05-s62).
+  constexpr int kStagedBytes = kSpan * int(sizeof(T)) * (Cfg::kResidual ? 2 : 1);
+  constexpr bool kPreWeightFree = Cfg::kMinBlocks > 0 || kStagedBytes > 227 * 1024 / 2;
+  constexpr int kPreWeight = kStaged && kOneSweepPass && kPreWeightFree ? (kItems < 8 ? kItems : 8) : 0;
+  Packed<W, kVec> pre_w[kPreWeight > 0 ? kPreWeight : 1];
+  if constexpr (kPreWeight > 0) {
+#pragma unroll
+    for (int it = 0; it < kPreWeight; ++it)
+      if (active && in_row(it) && owned(it)) pre_w[it].load_cached(w + col_of(it));
   }
 
   // Load policies (common.cuh: load_chunk) for a row read once, read first of two times, and
@@ -689,8 +709,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // kernels (8-24 bytes of stack, sm_90a; eight at a time spilled there too) and ran level at the
   // fused add 131072, so they keep four at a time; so does fp32 rmsnorm, which spilled under 4
   // CTAs (196608: 24 bytes). CPU test: "staged kernels whose second pass goes in one sweep ...".
-  constexpr int kRegisterBudget = Cfg::kMinBlocks > 0 ? 65536 / (Cfg::kMinBlocks * kGroup * kRows) : 255;
-  constexpr bool kOneSweep = kStaged && (sizeof(T) == 2 || Cfg::kResidual) && kRegisterBudget >= 96;
+  constexpr bool kOneSweep = kOneSweepPass;
   constexpr int kSecondUnroll = kKeep || kOneSweep ? kItems : 4;
   if constexpr (kBulkCopies && !kExact) {
     // A share copied in bulk that ends in a part-filled item: the whole items first, unchecked,
@@ -708,7 +727,8 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       float v[kVec];
       load_item(it, v, true, false);
       Packed<W, kVec> wl;
-      late_weight(wl, it);
+      if (kPreWeight > 0 && it < kPreWeight) wl = pre_w[kPreWeight > 0 ? it : 0];
+      else late_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
       store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y, hinted);
@@ -754,6 +774,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       Packed<W, kVec> wl;
       if constexpr (kEarlyWeight) wl = ws[it];
       else if constexpr (kPairs) wl = pair_w[it % 2];
+      else if (kPreWeight > 0 && it < kPreWeight) wl = pre_w[kPreWeight > 0 ? it : 0];
       else late_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
