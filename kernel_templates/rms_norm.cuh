@@ -340,9 +340,11 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   constexpr int kCtasPerRow = kCluster * kSplit;
   constexpr bool kStaged = Cfg::kResidency >= 3;
   constexpr bool kBulkCopies = Cfg::kResidency == 3;  // else each thread copies its own items (4)
-  // kOneSweep below, computed here for kPreWeight.
-  constexpr bool kOneSweepPass = kStaged && (sizeof(T) == 2 || Cfg::kResidual) &&
-                                 (Cfg::kMinBlocks > 0 ? 65536 / (Cfg::kMinBlocks * kGroup * kRows) : 255) >= 96;
+  // Whether a staged row's second pass goes over all of a thread's items in one unrolled sweep
+  // (the rule and its measurements: at kSecondUnroll below); kPreWeight depends on it too.
+  constexpr bool kOneSweep = kStaged && (sizeof(T) == 2 || Cfg::kResidual) &&
+                             (Cfg::kMinBlocks > 0 ? 65536 / (Cfg::kMinBlocks * kGroup * kRows) : 255) >= 96;
+  constexpr int kStagedElems = kSpan * (Cfg::kResidual ? 2 : 1);  // a row's staged share: x, then r
   static_assert(!kStaged || (kSplit == 1 && sizeof(T) * kVec == 16), "a staged row: 16-byte vectors, no split");
   // Parts of a staged share: whole items of every lane, so a lane's items of part s are in
   // shared memory once barrier s completes. Up to 4 parts, of kItems / kStages items, the
@@ -363,7 +365,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
 
   const int lane = threadIdx.x % kGroup;
   const int row_in_block = threadIdx.x / kGroup;
-  T* const x_stage = reinterpret_cast<T*>(staged_smem) + row_in_block * kSpan * (Cfg::kResidual ? 2 : 1);
+  T* const x_stage = reinterpret_cast<T*>(staged_smem) + row_in_block * kStagedElems;
   T* const r_stage = x_stage + kSpan;
   u64* const bars = staged_bar + (kBulkCopies ? row_in_block * kStages : 0);
   // The grid is rows * kCtasPerRow CTAs along x and clusters are (kCluster, 1, 1), so a CTA's
@@ -465,9 +467,8 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // 227 KiB an SM's CTAs may take). Eight items: the bf16 fused add 163840-262144 at 1024 and
   // 4096 rows ran 0.6-1.3 % faster than without, four 0.4-1.0 %, in two rotated rounds (H100,
   // docs/results/h100-2026-12-05-s62).
-  constexpr int kStagedBytes = kSpan * int(sizeof(T)) * (Cfg::kResidual ? 2 : 1);
-  constexpr bool kPreWeightFree = Cfg::kMinBlocks > 0 || kStagedBytes > 227 * 1024 / 2;
-  constexpr int kPreWeight = kStaged && kOneSweepPass && kPreWeightFree ? (kItems < 8 ? kItems : 8) : 0;
+  constexpr bool kPreWeightFree = Cfg::kMinBlocks > 0 || kStagedElems * int(sizeof(T)) > 227 * 1024 / 2;
+  constexpr int kPreWeight = kOneSweep && kPreWeightFree ? (kItems < 8 ? kItems : 8) : 0;
   Packed<W, kVec> pre_w[kPreWeight > 0 ? kPreWeight : 1];
   if constexpr (kPreWeight > 0) {
 #pragma unroll
@@ -693,6 +694,16 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
     if constexpr (Cfg::kResidency == 1 && kCluster == 1) dst.template load_act<3>(w + col_of(it));
     else dst.load_cached(w + col_of(it));
   };
+  // The second pass's weight of item `it`: loaded during the first pass where kPreWeight asks.
+  auto second_weight = [&](Packed<W, kVec>& dst, int it) {
+    if constexpr (kPreWeight > 0) {
+      if (it < kPreWeight) {
+        dst = pre_w[it];
+        return;
+      }
+    }
+    late_weight(dst, it);
+  };
   constexpr bool kReadPairs = kPairs && !kKeep;
   Packed<W, kVec> pair_w[kPairs ? 2 : 1];
   Packed<T, kVec> pair_x[kReadPairs ? 2 : 1];
@@ -709,7 +720,6 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // kernels (8-24 bytes of stack, sm_90a; eight at a time spilled there too) and ran level at the
   // fused add 131072, so they keep four at a time; so does fp32 rmsnorm, which spilled under 4
   // CTAs (196608: 24 bytes). CPU test: "staged kernels whose second pass goes in one sweep ...".
-  constexpr bool kOneSweep = kOneSweepPass;
   constexpr int kSecondUnroll = kKeep || kOneSweep ? kItems : 4;
   if constexpr (kBulkCopies && !kExact) {
     // A share copied in bulk that ends in a part-filled item: the whole items first, unchecked,
@@ -727,8 +737,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       float v[kVec];
       load_item(it, v, true, false);
       Packed<W, kVec> wl;
-      if (kPreWeight > 0 && it < kPreWeight) wl = pre_w[kPreWeight > 0 ? it : 0];
-      else late_weight(wl, it);
+      second_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
       store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y, hinted);
@@ -774,8 +783,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       Packed<W, kVec> wl;
       if constexpr (kEarlyWeight) wl = ws[it];
       else if constexpr (kPairs) wl = pair_w[it % 2];
-      else if (kPreWeight > 0 && it < kPreWeight) wl = pre_w[kPreWeight > 0 ? it : 0];
-      else late_weight(wl, it);
+      else second_weight(wl, it);
       float y[kVec];
       normalize_vec<Cfg>(v, rstd, wl, y);
       store_out_vec<Cfg, kKeep, kItems>(y_row, col_of(it), y, hinted);
