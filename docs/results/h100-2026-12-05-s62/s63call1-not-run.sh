@@ -5,7 +5,7 @@
 #    62's H100 A/B: 0.6-1.3 % faster) against the template without it (no-pre-weight.patch), one
 #    process per template set, two rounds in rotated order; then `bench` of the default at
 #    1024 x 262144 for its % of copy, and the f16/fp32 kernels the rule changes.
-# 2. The synccheck fault of session 62 narrowed: forced 16-CTA clusters at 1 and 5 rows (and the
+# 2. The synccheck fault of session 62 narrowed: forced 16-CTA clusters at 1, 5 and 200 rows (and the
 #    3-head per-head form), with 8-CTA clusters as the control, under synccheck and memcheck,
 #    each through `bench` (which validates against the float64 reference before timing).
 source "$(dirname "$0")/../scripts/device_call.sh" s63call1
