@@ -4,7 +4,10 @@
 #              ending where its last row does (NORMJIT_TEST_TIGHT_BUFFERS=1), so that a read
 #              past a row's end, which the poisoned-output checks cannot see, is reported
 #   racecheck  shared-memory hazards (block reductions, staged rows, a block's shared weight)
-#   synccheck  barriers in divergent code, cluster barriers
+#   synccheck  barriers in divergent code, cluster barriers (clusters of up to 8 CTAs: synccheck
+#              ends 16-CTA clusters that exchange through mbarriers in an illegal address from 8
+#              clusters on, normjit's or scripts/cluster_synccheck_probe.cu's 60-line kernel alike,
+#              where memcheck, racecheck and plain runs pass; session 64)
 #   initcheck  reads of device memory nobody wrote
 #
 #   scripts/gpu_sanitize.sh [SECONDS]   (default 480: the time all runs share)
@@ -69,7 +72,8 @@ for i in "${!runs[@]}"; do
   # Catch2 reads a name with commas or brackets as a list or a tag: escape them.
   spec=$(printf '%s' "$name" | sed 's/,/\\,/g; s/\[/\\[/g')
   t0=$(date +%s)
-  NORMJIT_CACHE_DIR="$cache" NORMJIT_TEST_TIGHT_BUFFERS=1 timeout --signal=INT --kill-after=10 "$share" \
+  max_cluster=16; [ "$tool" = synccheck ] && max_cluster=8
+  NORMJIT_CACHE_DIR="$cache" NORMJIT_TEST_TIGHT_BUFFERS=1 NORMJIT_TEST_MAX_CLUSTER=$max_cluster timeout --signal=INT --kill-after=10 "$share" \
     "$cs" --tool "$tool" --error-exitcode 99 --print-limit 20 --leak-check no \
     "$test_gpu" "$spec" >"$log" 2>&1
   rc=$?

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 
@@ -1149,13 +1150,24 @@ TEST_CASE("default configs at the edges of the SM-count window (rows of 2048 vec
   }
 }
 
+// NORMJIT_TEST_MAX_CLUSTER=N: the largest forced cluster the test below runs (default 16).
+// scripts/gpu_sanitize.sh sets 8 for synccheck, which ends 16-CTA clusters that exchange through
+// mbarriers in an illegal address from 8 clusters on; scripts/cluster_synccheck_probe.cu shows the
+// same without normjit, while memcheck, racecheck and unsanitized runs pass (session 64).
+static int max_forced_cluster() {
+  const char* v = std::getenv("NORMJIT_TEST_MAX_CLUSTER");
+  return v && *v ? std::atoi(v) : 16;
+}
+
 TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnorm][configs][cluster]") {
   use_device0();
   auto rng = fresh_rng();
   const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
+  if (max_forced_cluster() < 16) WARN("clusters above " << max_forced_cluster() << " left out (NORMJIT_TEST_MAX_CLUSTER)");
   for (Op op : normjit::all_ops()) {
     const bool fused = normjit::detail::op_info(op).residual;
     for (int cluster : {2, 4, 8, 16}) {  // 16: non-portable
+      if (cluster > max_forced_cluster()) continue;
       for (int residency : {-1, 2}) {
         normjit::detail::ConfigOverride o;
         o.cluster = cluster;
