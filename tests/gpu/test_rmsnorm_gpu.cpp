@@ -1163,11 +1163,12 @@ TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnor
   use_device0();
   auto rng = fresh_rng();
   const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
-  if (max_forced_cluster() < 16) WARN("clusters above " << max_forced_cluster() << " left out (NORMJIT_TEST_MAX_CLUSTER)");
+  const int max_cluster = max_forced_cluster();
+  if (max_cluster < 16) WARN("clusters above " << max_cluster << " left out (NORMJIT_TEST_MAX_CLUSTER)");
   for (Op op : normjit::all_ops()) {
     const bool fused = normjit::detail::op_info(op).residual;
     for (int cluster : {2, 4, 8, 16}) {  // 16: non-portable
-      if (cluster > max_forced_cluster()) continue;
+      if (cluster > max_cluster) continue;
       for (int residency : {-1, 2}) {
         normjit::detail::ConfigOverride o;
         o.cluster = cluster;
