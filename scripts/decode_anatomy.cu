@@ -343,6 +343,11 @@ __global__ void __launch_bounds__(kT) rows2_kernel(Args a) {
 }
 
 bool g_nograph = false;
+// Script steps V, Q, D: the shared-memory carveout preference (percent of the unified L1/shared
+// storage given to shared memory; -1 the driver's default) set on every timed kernel before its
+// launch; g_carveout_set stays false until a step sets one, so the other modes set nothing.
+bool g_carveout_set = false;
+int g_carveout = -1;
 
 template <class Launch>
 float per_launch_us(cudaStream_t s, Launch&& one) {
@@ -390,6 +395,7 @@ float per_launch_us(cudaStream_t s, Launch&& one) {
 
 template <class... KArgs>
 void launch_pdl(cudaStream_t s, void (*k)(KArgs...), dim3 grid, dim3 block, KArgs... args) {
+  if (g_carveout_set) CK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, g_carveout));
   cudaLaunchAttribute attr{};
   attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr.val.programmaticStreamSerializationAllowed = 1;
@@ -404,6 +410,7 @@ void launch_pdl(cudaStream_t s, void (*k)(KArgs...), dim3 grid, dim3 block, KArg
 
 template <class... KArgs>
 void launch_pdl_cluster(cudaStream_t s, void (*k)(KArgs...), dim3 grid, dim3 block, int cluster, KArgs... args) {
+  if (g_carveout_set) CK(cudaFuncSetAttribute(k, cudaFuncAttributePreferredSharedMemoryCarveout, g_carveout));
   cudaLaunchAttribute attr[2]{};
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
@@ -500,7 +507,7 @@ void shared_weight(cudaStream_t s, const Bufs& b, int rows) {
   std::fflush(stdout);
 }
 
-static_assert(sizeof(NormParams) == 104, "normjit's cubins take params.cuh's layout");
+static_assert(sizeof(NormParams) == 112, "normjit's cubins take params.cuh's layout");
 
 // Per launch of a kernel taking normjit's NormParams (a normjit cubin, or decode_anatomy_late.cu's)
 // as normjit launches decode sizes: PDL, one row per CTA, the early-trigger flag set where the grid
@@ -513,6 +520,8 @@ float time_norm(cudaStream_t s, CUfunction fn, const Bufs& b, bool fused, int ro
   p.weight = b.w;
   p.rows = rows;
   p.inner = 1;
+  p.inner_mul = 1u << 31;  // row / 1 as the host's row_division(1) writes it (unused by 2-D rows)
+  p.inner_shift = 31;
   p.eps = 1e-6f;
   p.flags = rows <= 132 ? 1 : 0;
   void* args[] = {&p};
@@ -527,6 +536,7 @@ float time_norm(cudaStream_t s, CUfunction fn, const Bufs& b, bool fused, int ro
   lc.hStream = s;
   lc.attrs = &attr;
   lc.numAttrs = 1;
+  if (g_carveout_set) CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, g_carveout));
   return per_launch_us(s, [&] { CU(cuLaunchKernelEx(&lc, fn, args, nullptr)); });
 }
 
@@ -700,6 +710,8 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
 //   P  time the newest copy of every spec as T does, but launched on the stream, not in a graph
 //   A  the anatomy's steps from a copy to the norm (shape()) at 128 x 4096 on 128 threads and
 //      128 x 2048 on 256, once per step whatever the specs
+//   V, Q, D  from here on, set the shared-memory carveout preference of every timed kernel to 0
+//      (the most L1), 100 (the most shared memory) or -1 (the driver's default) before it runs
 void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, const std::string& steps) {
   struct Spec : CubinSpec {
     std::vector<CUfunction> copies;
@@ -740,7 +752,11 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
                     }));
       }
     }
-    if (c == 'A') {
+    if (c == 'V' || c == 'Q' || c == 'D') {
+      g_carveout_set = true;
+      g_carveout = c == 'V' ? 0 : c == 'Q' ? 100 : -1;
+      std::printf(" carveout preference %d", g_carveout);
+    } else if (c == 'A') {
       std::printf("\n");
       shape<4096, 128>(s, b, 128);
       shape<2048, 256>(s, b, 128);
