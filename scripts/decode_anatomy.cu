@@ -691,7 +691,9 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
 }
 
 // --script STEPS (specs LABEL=CUBIN:...): a sequence of steps, one letter each, to find which event
-// turns a fast kernel slow (the passes above: the first fast, later ones slow).
+// turns a fast kernel slow (the passes above: the first fast, later ones slow). Steps that use
+// only a spec's sizes (F, G, H, K, N, C) need no cubin: a missing CUBIN path (e.g. `none`) will do,
+// but without any spec those steps do nothing.
 //   L  load one more copy of every spec as a library (cuLibraryLoadData; every copy kept)
 //   M  the same as a module (cuModuleLoadData)
 //   T  time every loaded copy on the shared buffers
