@@ -61,20 +61,33 @@ struct Args {
   const uint4* w;
   uint4* y;
   uint4* r_out;
+  // Step J (row_kernel<..., kStamp = true>): each CTA's thread 0 writes %globaltimer at entry,
+  // after the PDL wait and after issuing its last store to stamps[(launch * gridDim.x + CTA) * 3].
+  unsigned long long* stamps;
+  int launch;
 };
 
-template <int kH, int kT, int kMode>
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+template <int kH, int kT, int kMode, bool kStamp = false>
 __global__ void __launch_bounds__(kT) row_kernel(Args a) {
   constexpr int kVectors = kH / 8;
   constexpr int kItems = kVectors / kT;
   static_assert(kVectors % kT == 0, "whole items");
   constexpr bool kFusedMode = kMode == kFusedCopy || kMode == kFused || kMode == kFusedOop;
+  unsigned long long* const stamp = kStamp ? a.stamps + (size_t(a.launch) * gridDim.x + blockIdx.x) * 3 : nullptr;
+  if (kStamp && threadIdx.x == 0) stamp[0] = global_ns();
   const size_t base = size_t(blockIdx.x) * kVectors + threadIdx.x;
   uint4 ws[kItems];
   if (kMode == kNormWFirst)
 #pragma unroll
     for (int i = 0; i < kItems; ++i) ws[i] = a.w[threadIdx.x + i * kT];
   asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (kStamp && threadIdx.x == 0) stamp[1] = global_ns();
   if (kMode != kNormNoTrig) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   uint4 xs[kItems], rs[kItems];
 #pragma unroll
@@ -86,6 +99,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
   if (kMode == kCopy) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) a.y[base + i * kT] = xs[i];
+    if (kStamp && threadIdx.x == 0) stamp[2] = global_ns();
     return;
   }
   if (kMode == kFusedCopy) {
@@ -94,6 +108,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
       const_cast<uint4*>(a.r)[base + i * kT] = xs[i];
       a.y[base + i * kT] = rs[i];
     }
+    if (kStamp && threadIdx.x == 0) stamp[2] = global_ns();
     return;
   }
   float h[kItems][8];
@@ -133,6 +148,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
     for (int j = 0; j < 8; ++j) y[j] = h[i][j] * rstd * wf[j];
     a.y[base + i * kT] = pack(y);
   }
+  if (kStamp && threadIdx.x == 0) stamp[2] = global_ns();
 }
 
 __global__ void grid_copy(const uint4* src, uint4* dst, unsigned n) {
@@ -436,6 +452,79 @@ float time_mode(cudaStream_t s, const Bufs& b, int rows) {
   return per_launch_us(s, [&] { launch_pdl(s, row_kernel<kH, kT, kMode>, dim3(rows), dim3(kT), a); });
 }
 
+// Step J: where a launch's time goes in the graph, from the stamps of row_kernel<..., true> in
+// the last of 5 replays (each after an L2 flush when --flush is on), launches 1-99 (launch 0
+// follows the flush). Per launch: `wait` the first CTA's PDL wait release after the previous
+// launch's last CTA issued its last store (completion, flush and release), `body` the last
+// CTA's last store after the first release, `spread` the releases' spread over the CTAs, `lead`
+// how long before the first release the first CTA was resident; medians over the launches, and
+// `step` the mean period of the first releases, the per-launch time the graph runs at.
+template <int kH, int kT, int kMode>
+void journal(cudaStream_t s, const Bufs& b, int rows) {
+  constexpr int kLaunches = 100;
+  const size_t n = size_t(kLaunches) * rows * 3;
+  unsigned long long* stamps;
+  CK(cudaMalloc(&stamps, n * sizeof(unsigned long long)));
+  CK(cudaMemset(stamps, 0, n * sizeof(unsigned long long)));
+  Args a{b.x, b.r, b.w, b.y, b.r2, stamps, 0};
+  auto one = [&](int i) {
+    a.launch = i;
+    launch_pdl(s, row_kernel<kH, kT, kMode, true>, dim3(rows), dim3(kT), a);
+  };
+  one(0);
+  CK(cudaStreamSynchronize(s));
+  cudaGraph_t g;
+  cudaGraphExec_t ge;
+  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  for (int i = 0; i < kLaunches; ++i) one(i);
+  CK(cudaStreamEndCapture(s, &g));
+  CK(cudaGraphInstantiate(&ge, g, 0));
+  for (int r = 0; r < 5; ++r) {
+    if (g_flush) flush_l2<<<132 * 8, 256, 0, s>>>(g_flush_buf, kFlushBytes / 16, g_flush_buf);
+    CK(cudaGraphLaunch(ge, s));
+  }
+  std::vector<unsigned long long> h(n);
+  CK(cudaMemcpyAsync(h.data(), stamps, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
+  CK(cudaStreamSynchronize(s));
+  CK(cudaGraphExecDestroy(ge));
+  CK(cudaGraphDestroy(g));
+  CK(cudaFree(stamps));
+  std::vector<double> first_entry(kLaunches), first_wait(kLaunches), last_wait(kLaunches), last_end(kLaunches);
+  for (int l = 0; l < kLaunches; ++l) {
+    unsigned long long e = ~0ull, w0 = ~0ull, w1 = 0, z = 0;
+    for (int c = 0; c < rows; ++c) {
+      const unsigned long long* t = &h[(size_t(l) * rows + c) * 3];
+      e = std::min(e, t[0]);
+      w0 = std::min(w0, t[1]);
+      w1 = std::max(w1, t[1]);
+      z = std::max(z, t[2]);
+    }
+    first_entry[l] = double(e), first_wait[l] = double(w0), last_wait[l] = double(w1), last_end[l] = double(z);
+  }
+  std::vector<double> wait, body, spread, lead;
+  for (int l = 1; l < kLaunches; ++l) {
+    wait.push_back(first_wait[l] - last_end[l - 1]);
+    body.push_back(last_end[l] - first_wait[l]);
+    spread.push_back(last_wait[l] - first_wait[l]);
+    lead.push_back(first_wait[l] - first_entry[l]);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2] / 1000.0;
+  };
+  // The timer's granularity as seen here (the smallest nonzero gap between distinct stamps): the
+  // figures mean little where it approaches them.
+  std::vector<unsigned long long> u(h);
+  std::sort(u.begin(), u.end());
+  unsigned long long tick = ~0ull;
+  for (size_t i = 1; i < u.size(); ++i)
+    if (u[i] != u[i - 1]) tick = std::min(tick, u[i] - u[i - 1]);
+  std::printf("  journal %4d x %-5d t%-4d %-12s step %.3f us | wait %.3f body %.3f spread %.3f lead %.3f (medians, us; timer tick %llu ns)\n",
+              rows, kH, kT, kModeName[kMode], (first_wait[kLaunches - 1] - first_wait[1]) / (kLaunches - 2) / 1000.0,
+              median(wait), median(body), median(spread), median(lead), tick);
+  std::fflush(stdout);
+}
+
 template <int kH, int kT>
 void shape(cudaStream_t s, const Bufs& b, int rows) {
   const unsigned n = unsigned(size_t(rows) * kH / 8);
@@ -712,6 +801,8 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
 //   P  time the newest copy of every spec as T does, but launched on the stream, not in a graph
 //   A  the anatomy's steps from a copy to the norm (shape()) at 128 x 4096 on 128 threads and
 //      128 x 2048 on 256, once per step whatever the specs
+//   J  the journal of launches (journal()) at 128 x 4096 on 128 threads (copy, x*w, norm, norm with
+//      the weight first) and 128 x 2048 on 256 (norm, norm without the early trigger)
 //   V, Q, D  from here on, set the shared-memory carveout preference of every timed kernel to 0
 //      (the most L1), 100 (the most shared memory) or -1 (the driver's default) before it runs
 void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, const std::string& steps) {
@@ -758,6 +849,14 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
       g_carveout_set = true;
       g_carveout = c == 'V' ? 0 : c == 'Q' ? 100 : -1;
       std::printf(" carveout preference %d", g_carveout);
+    } else if (c == 'J') {
+      std::printf("\n");
+      journal<4096, 128, kCopy>(s, b, 128);
+      journal<4096, 128, kScale>(s, b, 128);
+      journal<4096, 128, kNorm>(s, b, 128);
+      journal<4096, 128, kNormWFirst>(s, b, 128);
+      journal<2048, 256, kNorm>(s, b, 128);
+      journal<2048, 256, kNormNoTrig>(s, b, 128);
     } else if (c == 'A') {
       std::printf("\n");
       shape<4096, 128>(s, b, 128);
