@@ -26,6 +26,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <unistd.h>
@@ -365,22 +366,28 @@ bool g_nograph = false;
 bool g_carveout_set = false;
 int g_carveout = -1;
 
+// `one` launches once; it may take the launch's index in the graph (0-99; the warm-up launch
+// before the capture is launch 0 too), as step J's stamped kernels do.
 template <class Launch>
-float per_launch_us(cudaStream_t s, Launch&& one) {
-  one();
+float per_launch_us(cudaStream_t s, Launch&& one_launch) {
+  auto one = [&](int i) {
+    if constexpr (std::is_invocable_v<Launch&, int>) one_launch(i);
+    else one_launch();
+  };
+  one(0);
   CK(cudaStreamSynchronize(s));
   cudaGraph_t g = nullptr;
   cudaGraphExec_t ge = nullptr;
   if (!g_nograph) {
     CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    for (int i = 0; i < 100; ++i) one();
+    for (int i = 0; i < 100; ++i) one(i);
     CK(cudaStreamEndCapture(s, &g));
     CK(cudaGraphInstantiate(&ge, g, 0));
   }
   // Without a graph (g_nograph): the 100 launches enqueued on the stream between the events.
   auto replay = [&] {
     if (g_nograph)
-      for (int i = 0; i < 100; ++i) one();
+      for (int i = 0; i < 100; ++i) one(i);
     else
       CK(cudaGraphLaunch(ge, s));
   };
@@ -453,15 +460,15 @@ float time_mode(cudaStream_t s, const Bufs& b, int rows) {
 }
 
 // Step J: where a launch's time goes in the graph, from the stamps of row_kernel<..., true> in
-// the last of 5 replays (each after an L2 flush when --flush is on), launches 1-99 (launch 0
-// follows the flush). Per launch: `wait` the first CTA's PDL wait release after the previous
-// launch's last CTA issued its last store (completion, flush and release), `body` the last
-// CTA's last store after the first release, `spread` the releases' spread over the CTAs, `lead`
-// how long before the first release the first CTA was resident; medians over the launches, and
-// `step` the mean period of the first releases, the per-launch time the graph runs at.
+// the last replay per_launch_us times (each after an L2 flush when --flush is on), launches 1-99
+// (launch 0 follows the flush). Per launch: `wait` the first CTA's PDL wait release after the
+// previous launch's last CTA issued its last store (completion, flush and release), `body` the
+// last CTA's last store after the first release, `spread` the releases' spread over the CTAs,
+// `lead` how long before the first release the first CTA was resident; medians over the launches,
+// `step` the mean period of the first releases, and per_launch_us's own figure (CUDA events).
 template <int kH, int kT, int kMode>
 void journal(cudaStream_t s, const Bufs& b, int rows) {
-  constexpr int kLaunches = 100;
+  constexpr int kLaunches = 100;  // per_launch_us's graph
   const size_t n = size_t(kLaunches) * rows * 3;
   // One buffer for every journal, allocated at the first and never filled by cudaMemset: a new
   // buffer of this size (up to 300 KiB) filled by cudaMemset is what puts the process in the slow
@@ -474,27 +481,12 @@ void journal(cudaStream_t s, const Bufs& b, int rows) {
     capacity = n;
   }
   Args a{b.x, b.r, b.w, b.y, b.r2, stamps, 0};
-  auto one = [&](int i) {
+  const float us = per_launch_us(s, [&](int i) {
     a.launch = i;
     launch_pdl(s, row_kernel<kH, kT, kMode, true>, dim3(rows), dim3(kT), a);
-  };
-  one(0);
-  CK(cudaStreamSynchronize(s));
-  cudaGraph_t g;
-  cudaGraphExec_t ge;
-  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  for (int i = 0; i < kLaunches; ++i) one(i);
-  CK(cudaStreamEndCapture(s, &g));
-  CK(cudaGraphInstantiate(&ge, g, 0));
-  for (int r = 0; r < 5; ++r) {
-    if (g_flush) flush_l2<<<132 * 8, 256, 0, s>>>(g_flush_buf, kFlushBytes / 16, g_flush_buf);
-    CK(cudaGraphLaunch(ge, s));
-  }
+  });
   std::vector<unsigned long long> h(n);
-  CK(cudaMemcpyAsync(h.data(), stamps, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost, s));
-  CK(cudaStreamSynchronize(s));
-  CK(cudaGraphExecDestroy(ge));
-  CK(cudaGraphDestroy(g));
+  CK(cudaMemcpy(h.data(), stamps, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
   std::vector<double> first_entry(kLaunches), first_wait(kLaunches), last_wait(kLaunches), last_end(kLaunches);
   for (int l = 0; l < kLaunches; ++l) {
     unsigned long long e = ~0ull, w0 = ~0ull, w1 = 0, z = 0;
@@ -525,8 +517,8 @@ void journal(cudaStream_t s, const Bufs& b, int rows) {
   unsigned long long tick = ~0ull;
   for (size_t i = 1; i < u.size(); ++i)
     if (u[i] != u[i - 1]) tick = std::min(tick, u[i] - u[i - 1]);
-  std::printf("  journal %4d x %-5d t%-4d %-12s step %.3f us | wait %.3f body %.3f spread %.3f lead %.3f (medians, us; timer tick %llu ns)\n",
-              rows, kH, kT, kModeName[kMode], (first_wait[kLaunches - 1] - first_wait[1]) / (kLaunches - 2) / 1000.0,
+  std::printf("  journal %4d x %-5d t%-4d %-12s %.3f us a launch, step %.3f | wait %.3f body %.3f spread %.3f lead %.3f (medians, us; timer tick %llu ns)\n",
+              rows, kH, kT, kModeName[kMode], us, (first_wait[kLaunches - 1] - first_wait[1]) / (kLaunches - 2) / 1000.0,
               median(wait), median(body), median(spread), median(lead), tick);
   std::fflush(stdout);
 }
