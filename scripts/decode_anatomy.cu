@@ -62,8 +62,8 @@ struct Args {
   const uint4* w;
   uint4* y;
   uint4* r_out;
-  // Step J (row_kernel<..., kStamp = true>): each CTA's thread 0 writes %globaltimer at entry,
-  // after the PDL wait and after issuing its last store to stamps[(launch * gridDim.x + CTA) * 3].
+  // Step J (row_kernel<..., kStamp = true>): each CTA's thread 0 writes kStamps values to
+  // stamps[(launch * gridDim.x + CTA) * kStamps] (the Stamp enum below).
   unsigned long long* stamps;
   int launch;
 };
@@ -73,6 +73,24 @@ __device__ __forceinline__ unsigned long long global_ns() {
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
 }
+// The SM's cycle counter once `v` has arrived: the read is predicated on a test of v. ptxas turns
+// the predicate into a select after the read, but keeps the read (CS2R SR_CLOCKLO) behind the
+// instruction that consumes v, and a warp issues in order, so the read waits for the load (checked
+// in the SASS of every stamped kernel, nvcc 13.0, sm_90a). 0 where v is all ones, which no stamped
+// input holds.
+__device__ __forceinline__ unsigned long long clock_after(unsigned v) {
+  unsigned long long t;
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.u32 p, %1, 0xffffffff;\n mov.u64 %0, 0;\n @p mov.u64 %0, %%clock64;\n}"
+      : "=l"(t)
+      : "r"(v));
+  return t;
+}
+// Step J's stamps per CTA: %globaltimer (ns, one clock for all SMs, its tick printed by the
+// journal) where launches meet, and the SM's own cycle counter (exact within a CTA) for the
+// phases of the body: the PDL release, thread 0's last x (and r) item in, the block's sum of
+// squares reduced (the reciprocal computed), thread 0's last weight item in, its last store issued.
+enum Stamp { kEntryNs, kWaitNs, kEndNs, kWaitClk, kInClk, kReducedClk, kWeightClk, kEndClk, kStamps };
 
 template <int kH, int kT, int kMode, bool kStamp = false>
 __global__ void __launch_bounds__(kT) row_kernel(Args a) {
@@ -80,15 +98,19 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
   constexpr int kItems = kVectors / kT;
   static_assert(kVectors % kT == 0, "whole items");
   constexpr bool kFusedMode = kMode == kFusedCopy || kMode == kFused || kMode == kFusedOop;
-  unsigned long long* const stamp = kStamp ? a.stamps + (size_t(a.launch) * gridDim.x + blockIdx.x) * 3 : nullptr;
-  if (kStamp && threadIdx.x == 0) stamp[0] = global_ns();
+  unsigned long long* const stamp =
+      kStamp ? a.stamps + (size_t(a.launch) * gridDim.x + blockIdx.x) * kStamps : nullptr;
+  if (kStamp && threadIdx.x == 0) stamp[kEntryNs] = global_ns();
   const size_t base = size_t(blockIdx.x) * kVectors + threadIdx.x;
   uint4 ws[kItems];
   if (kMode == kNormWFirst)
 #pragma unroll
     for (int i = 0; i < kItems; ++i) ws[i] = a.w[threadIdx.x + i * kT];
   asm volatile("griddepcontrol.wait;" ::: "memory");
-  if (kStamp && threadIdx.x == 0) stamp[1] = global_ns();
+  if (kStamp && threadIdx.x == 0) {
+    stamp[kWaitNs] = global_ns();
+    stamp[kWaitClk] = clock64();
+  }
   if (kMode != kNormNoTrig) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   uint4 xs[kItems], rs[kItems];
 #pragma unroll
@@ -97,10 +119,25 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
     if (kFusedMode) rs[i] = a.r[base + i * kT];
     if (kMode != kCopy && kMode != kFusedCopy && kMode != kNormWFirst) ws[i] = __ldg(a.w + threadIdx.x + i * kT);
   }
+  // Thread 0's stamps of the body; the modes without a reduction or a weight repeat the one before.
+  unsigned long long in_clk = 0, reduced_clk = 0;
+  auto stamp_end = [&](unsigned long long weight_clk) {
+    if (kStamp && threadIdx.x == 0) {
+      stamp[kEndClk] = clock64();
+      stamp[kEndNs] = global_ns();
+      stamp[kInClk] = in_clk;
+      stamp[kReducedClk] = reduced_clk;
+      stamp[kWeightClk] = weight_clk;
+    }
+  };
+  if (kStamp && threadIdx.x == 0) {
+    in_clk = clock_after(xs[0].x ^ xs[kItems - 1].w ^ (kFusedMode ? rs[0].x ^ rs[kItems - 1].w : 0u));
+    reduced_clk = in_clk;
+  }
   if (kMode == kCopy) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) a.y[base + i * kT] = xs[i];
-    if (kStamp && threadIdx.x == 0) stamp[2] = global_ns();
+    stamp_end(in_clk);
     return;
   }
   if (kMode == kFusedCopy) {
@@ -109,7 +146,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
       const_cast<uint4*>(a.r)[base + i * kT] = xs[i];
       a.y[base + i * kT] = rs[i];
     }
-    if (kStamp && threadIdx.x == 0) stamp[2] = global_ns();
+    stamp_end(in_clk);
     return;
   }
   float h[kItems][8];
@@ -140,7 +177,10 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
       for (int i = 0; i < kT / 32; ++i) ss += red[i];
     }
     rstd = rsqrtf(ss / kH + 1e-6f);
+    if (kStamp && threadIdx.x == 0) reduced_clk = clock_after(__float_as_uint(rstd));
   }
+  unsigned long long weight_clk = 0;
+  if (kStamp && threadIdx.x == 0) weight_clk = clock_after(ws[0].x ^ ws[kItems - 1].w);
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
     float wf[8], y[8];
@@ -149,7 +189,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
     for (int j = 0; j < 8; ++j) y[j] = h[i][j] * rstd * wf[j];
     a.y[base + i * kT] = pack(y);
   }
-  if (kStamp && threadIdx.x == 0) stamp[2] = global_ns();
+  stamp_end(weight_clk);
 }
 
 __global__ void grid_copy(const uint4* src, uint4* dst, unsigned n) {
@@ -461,18 +501,22 @@ float time_mode(cudaStream_t s, const Bufs& b, int rows) {
 
 // Step J: where a launch's time goes in the graph, from the stamps of row_kernel<..., true> in
 // the last replay per_launch_us times (each after an L2 flush when --flush is on), launches 1-99
-// (launch 0 follows the flush). Per launch: `wait` the first CTA's PDL wait release after the
-// previous launch's last CTA issued its last store (completion, flush and release), `body` the
-// last CTA's last store after the first release, `spread` the releases' spread over the CTAs,
-// `lead` how long before the first release the first CTA was resident; medians over the launches,
-// `step` the mean period of the first releases, and per_launch_us's own figure (CUDA events).
+// (launch 0 follows the flush). Per launch, from %globaltimer: `wait` the first CTA's PDL wait
+// release after the previous launch's last CTA issued its last store (completion, flush and
+// release), `body` the last CTA's last store after the first release, `spread` the releases'
+// spread over the CTAs, `lead` how long before the first release the first CTA was resident;
+// medians over the launches, `step` the mean period of the first releases, and per_launch_us's
+// own figure (CUDA events). Then the body's phases in SM cycles (thread 0 of each CTA, medians):
+// `in` from the release to its last x item, `reduce` to the block's reciprocal, `weight` further
+// until its last weight item (0-ish where it was in before the reduction ended), `store` to its
+// last store issued; over every CTA, and over each launch's last CTA to finish.
 template <int kH, int kT, int kMode>
 void journal(cudaStream_t s, const Bufs& b, int rows) {
   constexpr int kLaunches = 100;  // per_launch_us's graph
-  const size_t n = size_t(kLaunches) * rows * 3;
+  const size_t n = size_t(kLaunches) * rows * kStamps;
   // One buffer for every journal, allocated at the first and never filled by cudaMemset: a new
-  // buffer of this size (up to 300 KiB) filled by cudaMemset is what puts the process in the slow
-  // state (step G). Every CTA of every launch writes its three stamps, so none is stale.
+  // buffer of this size (up to 800 KiB) filled by cudaMemset is what puts the process in the slow
+  // state (step G). Every CTA of every launch writes all its stamps, so none is stale.
   static unsigned long long* stamps = nullptr;
   static size_t capacity = 0;
   if (capacity < n) {
@@ -487,15 +531,17 @@ void journal(cudaStream_t s, const Bufs& b, int rows) {
   });
   std::vector<unsigned long long> h(n);
   CK(cudaMemcpy(h.data(), stamps, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  auto at = [&](int l, int c) { return &h[(size_t(l) * rows + c) * kStamps]; };
   std::vector<double> first_entry(kLaunches), first_wait(kLaunches), last_wait(kLaunches), last_end(kLaunches);
+  std::vector<int> last_cta(kLaunches);
   for (int l = 0; l < kLaunches; ++l) {
     unsigned long long e = ~0ull, w0 = ~0ull, w1 = 0, z = 0;
     for (int c = 0; c < rows; ++c) {
-      const unsigned long long* t = &h[(size_t(l) * rows + c) * 3];
-      e = std::min(e, t[0]);
-      w0 = std::min(w0, t[1]);
-      w1 = std::max(w1, t[1]);
-      z = std::max(z, t[2]);
+      const unsigned long long* t = at(l, c);
+      e = std::min(e, t[kEntryNs]);
+      w0 = std::min(w0, t[kWaitNs]);
+      w1 = std::max(w1, t[kWaitNs]);
+      if (t[kEndNs] >= z) z = t[kEndNs], last_cta[l] = c;
     }
     first_entry[l] = double(e), first_wait[l] = double(w0), last_wait[l] = double(w1), last_end[l] = double(z);
   }
@@ -508,18 +554,50 @@ void journal(cudaStream_t s, const Bufs& b, int rows) {
   }
   auto median = [](std::vector<double> v) {
     std::sort(v.begin(), v.end());
-    return v[v.size() / 2] / 1000.0;
+    return v[v.size() / 2];
   };
   // The timer's granularity as seen here (the smallest nonzero gap between distinct stamps): the
   // figures mean little where it approaches them.
-  std::vector<unsigned long long> u(h);
+  std::vector<unsigned long long> u;
+  for (int l = 0; l < kLaunches; ++l)
+    for (int c = 0; c < rows; ++c)
+      for (int k : {kEntryNs, kWaitNs, kEndNs}) u.push_back(at(l, c)[k]);
   std::sort(u.begin(), u.end());
   unsigned long long tick = ~0ull;
   for (size_t i = 1; i < u.size(); ++i)
     if (u[i] != u[i - 1]) tick = std::min(tick, u[i] - u[i - 1]);
   std::printf("  journal %4d x %-5d t%-4d %-12s %.3f us a launch, step %.3f | wait %.3f body %.3f spread %.3f lead %.3f (medians, us; timer tick %llu ns)\n",
               rows, kH, kT, kModeName[kMode], us, (first_wait[kLaunches - 1] - first_wait[1]) / (kLaunches - 2) / 1000.0,
-              median(wait), median(body), median(spread), median(lead), tick);
+              median(wait) / 1000.0, median(body) / 1000.0, median(spread) / 1000.0, median(lead) / 1000.0, tick);
+  // The body's phases in cycles; a stamp of 0 (a clock read whose value test failed) is counted.
+  constexpr int kPhases = 5;
+  const char* phase_name[kPhases] = {"in", "reduce", "weight", "store", "all"};
+  std::vector<double> every[kPhases], last[kPhases];
+  double cycles = 0, ns = 0;
+  int zeros = 0;
+  for (int l = 1; l < kLaunches; ++l)
+    for (int c = 0; c < rows; ++c) {
+      const unsigned long long* t = at(l, c);
+      if (!t[kInClk] || !t[kReducedClk] || !t[kWeightClk]) {
+        ++zeros;
+        continue;
+      }
+      const double p[kPhases] = {double(t[kInClk] - t[kWaitClk]), double(t[kReducedClk] - t[kInClk]),
+                                 double(t[kWeightClk] - t[kReducedClk]), double(t[kEndClk] - t[kWeightClk]),
+                                 double(t[kEndClk] - t[kWaitClk])};
+      for (int k = 0; k < kPhases; ++k) {
+        every[k].push_back(p[k]);
+        if (c == last_cta[l]) last[k].push_back(p[k]);
+      }
+      cycles += p[kPhases - 1];
+      ns += double(t[kEndNs] - t[kWaitNs]);
+    }
+  std::printf("  %41s phases, cycles (every CTA / each launch's last):", "");
+  for (int k = 0; k < kPhases; ++k)
+    std::printf(" %s %.0f/%.0f", phase_name[k], every[k].empty() ? 0.0 : median(every[k]),
+                last[k].empty() ? 0.0 : median(last[k]));
+  std::printf(" | %.2f GHz over the bodies%s\n", ns > 0 ? cycles / ns : 0.0,
+              zeros ? (", " + std::to_string(zeros) + " CTAs with a 0 stamp left out").c_str() : "");
   std::fflush(stdout);
 }
 
@@ -799,8 +877,9 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
 //   P  time the newest copy of every spec as T does, but launched on the stream, not in a graph
 //   A  the anatomy's steps from a copy to the norm (shape()) at 128 x 4096 on 128 threads and
 //      128 x 2048 on 256, once per step whatever the specs
-//   J  the journal of launches (journal()) at 128 x 4096 on 128 threads (copy, x*w, norm, norm with
-//      the weight first) and 128 x 2048 on 256 (norm, norm without the early trigger)
+//   J  the journal of launches (journal(): release, body and the body's phases) at 128 x 4096 on
+//      128 threads (copy, x*w, norm, norm with the weight first) and 128 x 2048 on 256 (norm, norm
+//      without the early trigger)
 //   V, Q, D  from here on, set the shared-memory carveout preference of every timed kernel to 0
 //      (the most L1), 100 (the most shared memory) or -1 (the driver's default) before it runs
 void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, const std::string& steps) {

@@ -3,8 +3,9 @@
 # puts its time. decode_anatomy's new step J stamps %globaltimer in every CTA of every launch of
 # a 100-launch PDL graph (entry, after the PDL wait, after the last store) and prints, per kernel,
 # the medians of the release latency (`wait`: the previous launch's last store to this launch's
-# first release), the body, the releases' spread and how early CTAs were resident, before and
-# after entering the state (G). Copy it to build-tmp/ and run `bash build-tmp/s65call8-not-run.sh`.
+# first release), the body, the releases' spread and how early CTAs were resident, and (since
+# session 66) the body's phases in SM cycles (x in, reduced, weight in, stored), before and after
+# entering the state (G). Copy it to build-tmp/ and run `bash build-tmp/s65call8-not-run.sh`.
 source "$(dirname "$0")/../scripts/device_call.sh" s65call8
 nvidia-smi --query-gpu=name --format=csv,noheader | head -1
 nvcc -O3 -std=c++17 -gencode arch=compute_90a,code=sm_90a -o build-tmp/decode_anatomy scripts/decode_anatomy.cu -lcuda || exit 1
