@@ -509,7 +509,79 @@ float time_mode(cudaStream_t s, const Bufs& b, int rows) {
 // own figure (CUDA events). Then the body's phases in SM cycles (thread 0 of each CTA, medians):
 // `in` from the release to its last x item, `reduce` to the block's reciprocal, `weight` further
 // until its last weight item (0-ish where it was in before the reduction ended), `store` to its
-// last store issued; over every CTA, and over each launch's last CTA to finish.
+// last store issued; over every CTA, and over each launch's last CTA to finish. This is the report
+// from the stamps (Stamp layout) of `launches` launches of `rows` CTAs each.
+void report_journal(const char* label, float us, const std::vector<unsigned long long>& h, int launches, int rows) {
+  auto at = [&](int l, int c) { return &h[(size_t(l) * rows + c) * kStamps]; };
+  std::vector<double> first_entry(launches), first_wait(launches), last_wait(launches), last_end(launches);
+  std::vector<int> last_cta(launches);
+  for (int l = 0; l < launches; ++l) {
+    unsigned long long e = ~0ull, w0 = ~0ull, w1 = 0, z = 0;
+    for (int c = 0; c < rows; ++c) {
+      const unsigned long long* t = at(l, c);
+      e = std::min(e, t[kEntryNs]);
+      w0 = std::min(w0, t[kWaitNs]);
+      w1 = std::max(w1, t[kWaitNs]);
+      if (t[kEndNs] >= z) z = t[kEndNs], last_cta[l] = c;
+    }
+    first_entry[l] = double(e), first_wait[l] = double(w0), last_wait[l] = double(w1), last_end[l] = double(z);
+  }
+  std::vector<double> wait, body, spread, lead;
+  for (int l = 1; l < launches; ++l) {
+    wait.push_back(first_wait[l] - last_end[l - 1]);
+    body.push_back(last_end[l] - first_wait[l]);
+    spread.push_back(last_wait[l] - first_wait[l]);
+    lead.push_back(first_wait[l] - first_entry[l]);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  // The timer's granularity as seen here (the smallest nonzero gap between distinct stamps): the
+  // figures mean little where it approaches them.
+  std::vector<unsigned long long> u;
+  for (int l = 0; l < launches; ++l)
+    for (int c = 0; c < rows; ++c)
+      for (int k : {kEntryNs, kWaitNs, kEndNs}) u.push_back(at(l, c)[k]);
+  std::sort(u.begin(), u.end());
+  unsigned long long tick = ~0ull;
+  for (size_t i = 1; i < u.size(); ++i)
+    if (u[i] != u[i - 1]) tick = std::min(tick, u[i] - u[i - 1]);
+  std::printf("  journal %s %.3f us a launch, step %.3f | wait %.3f body %.3f spread %.3f lead %.3f (medians, us; timer tick %llu ns)\n",
+              label, us, (first_wait[launches - 1] - first_wait[1]) / (launches - 2) / 1000.0,
+              median(wait) / 1000.0, median(body) / 1000.0, median(spread) / 1000.0, median(lead) / 1000.0, tick);
+  // The body's phases in cycles; a stamp of 0 (a clock read whose value test failed) is counted.
+  constexpr int kPhases = 5;
+  const char* phase_name[kPhases] = {"in", "reduce", "weight", "store", "all"};
+  std::vector<double> every[kPhases], last[kPhases];
+  double cycles = 0, ns = 0;
+  int zeros = 0;
+  for (int l = 1; l < launches; ++l)
+    for (int c = 0; c < rows; ++c) {
+      const unsigned long long* t = at(l, c);
+      if (!t[kInClk] || !t[kReducedClk] || !t[kWeightClk]) {
+        ++zeros;
+        continue;
+      }
+      const double p[kPhases] = {double(t[kInClk] - t[kWaitClk]), double(t[kReducedClk] - t[kInClk]),
+                                 double(t[kWeightClk] - t[kReducedClk]), double(t[kEndClk] - t[kWeightClk]),
+                                 double(t[kEndClk] - t[kWaitClk])};
+      for (int k = 0; k < kPhases; ++k) {
+        every[k].push_back(p[k]);
+        if (c == last_cta[l]) last[k].push_back(p[k]);
+      }
+      cycles += p[kPhases - 1];
+      ns += double(t[kEndNs] - t[kWaitNs]);
+    }
+  std::printf("  %*s phases, cycles (every CTA / each launch's last):", int(std::strlen(label)) + 8, "");
+  for (int k = 0; k < kPhases; ++k)
+    std::printf(" %s %.0f/%.0f", phase_name[k], every[k].empty() ? 0.0 : median(every[k]),
+                last[k].empty() ? 0.0 : median(last[k]));
+  std::printf(" | %.2f GHz over the bodies%s\n", ns > 0 ? cycles / ns : 0.0,
+              zeros ? (", " + std::to_string(zeros) + " CTAs with a 0 stamp left out").c_str() : "");
+  std::fflush(stdout);
+}
+
 template <int kH, int kT, int kMode>
 void journal(cudaStream_t s, const Bufs& b, int rows) {
   constexpr int kLaunches = 100;  // per_launch_us's graph
@@ -531,74 +603,9 @@ void journal(cudaStream_t s, const Bufs& b, int rows) {
   });
   std::vector<unsigned long long> h(n);
   CK(cudaMemcpy(h.data(), stamps, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
-  auto at = [&](int l, int c) { return &h[(size_t(l) * rows + c) * kStamps]; };
-  std::vector<double> first_entry(kLaunches), first_wait(kLaunches), last_wait(kLaunches), last_end(kLaunches);
-  std::vector<int> last_cta(kLaunches);
-  for (int l = 0; l < kLaunches; ++l) {
-    unsigned long long e = ~0ull, w0 = ~0ull, w1 = 0, z = 0;
-    for (int c = 0; c < rows; ++c) {
-      const unsigned long long* t = at(l, c);
-      e = std::min(e, t[kEntryNs]);
-      w0 = std::min(w0, t[kWaitNs]);
-      w1 = std::max(w1, t[kWaitNs]);
-      if (t[kEndNs] >= z) z = t[kEndNs], last_cta[l] = c;
-    }
-    first_entry[l] = double(e), first_wait[l] = double(w0), last_wait[l] = double(w1), last_end[l] = double(z);
-  }
-  std::vector<double> wait, body, spread, lead;
-  for (int l = 1; l < kLaunches; ++l) {
-    wait.push_back(first_wait[l] - last_end[l - 1]);
-    body.push_back(last_end[l] - first_wait[l]);
-    spread.push_back(last_wait[l] - first_wait[l]);
-    lead.push_back(first_wait[l] - first_entry[l]);
-  }
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-  };
-  // The timer's granularity as seen here (the smallest nonzero gap between distinct stamps): the
-  // figures mean little where it approaches them.
-  std::vector<unsigned long long> u;
-  for (int l = 0; l < kLaunches; ++l)
-    for (int c = 0; c < rows; ++c)
-      for (int k : {kEntryNs, kWaitNs, kEndNs}) u.push_back(at(l, c)[k]);
-  std::sort(u.begin(), u.end());
-  unsigned long long tick = ~0ull;
-  for (size_t i = 1; i < u.size(); ++i)
-    if (u[i] != u[i - 1]) tick = std::min(tick, u[i] - u[i - 1]);
-  std::printf("  journal %4d x %-5d t%-4d %-12s %.3f us a launch, step %.3f | wait %.3f body %.3f spread %.3f lead %.3f (medians, us; timer tick %llu ns)\n",
-              rows, kH, kT, kModeName[kMode], us, (first_wait[kLaunches - 1] - first_wait[1]) / (kLaunches - 2) / 1000.0,
-              median(wait) / 1000.0, median(body) / 1000.0, median(spread) / 1000.0, median(lead) / 1000.0, tick);
-  // The body's phases in cycles; a stamp of 0 (a clock read whose value test failed) is counted.
-  constexpr int kPhases = 5;
-  const char* phase_name[kPhases] = {"in", "reduce", "weight", "store", "all"};
-  std::vector<double> every[kPhases], last[kPhases];
-  double cycles = 0, ns = 0;
-  int zeros = 0;
-  for (int l = 1; l < kLaunches; ++l)
-    for (int c = 0; c < rows; ++c) {
-      const unsigned long long* t = at(l, c);
-      if (!t[kInClk] || !t[kReducedClk] || !t[kWeightClk]) {
-        ++zeros;
-        continue;
-      }
-      const double p[kPhases] = {double(t[kInClk] - t[kWaitClk]), double(t[kReducedClk] - t[kInClk]),
-                                 double(t[kWeightClk] - t[kReducedClk]), double(t[kEndClk] - t[kWeightClk]),
-                                 double(t[kEndClk] - t[kWaitClk])};
-      for (int k = 0; k < kPhases; ++k) {
-        every[k].push_back(p[k]);
-        if (c == last_cta[l]) last[k].push_back(p[k]);
-      }
-      cycles += p[kPhases - 1];
-      ns += double(t[kEndNs] - t[kWaitNs]);
-    }
-  std::printf("  %41s phases, cycles (every CTA / each launch's last):", "");
-  for (int k = 0; k < kPhases; ++k)
-    std::printf(" %s %.0f/%.0f", phase_name[k], every[k].empty() ? 0.0 : median(every[k]),
-                last[k].empty() ? 0.0 : median(last[k]));
-  std::printf(" | %.2f GHz over the bodies%s\n", ns > 0 ? cycles / ns : 0.0,
-              zeros ? (", " + std::to_string(zeros) + " CTAs with a 0 stamp left out").c_str() : "");
-  std::fflush(stdout);
+  char label[64];
+  std::snprintf(label, sizeof label, "%4d x %-5d t%-4d %-12s", rows, kH, kT, kModeName[kMode]);
+  report_journal(label, us, h, kLaunches, rows);
 }
 
 template <int kH, int kT>
