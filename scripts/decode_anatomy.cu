@@ -885,8 +885,8 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
 //   A  the anatomy's steps from a copy to the norm (shape()) at 128 x 4096 on 128 threads and
 //      128 x 2048 on 256, once per step whatever the specs
 //   J  the journal of launches (journal(): release, body and the body's phases) at 128 x 4096 on
-//      128 threads (copy, x*w, norm, norm with the weight first) and 128 x 2048 on 256 (norm, norm
-//      without the early trigger)
+//      128 threads (copy, x*w, warp-norm, norm, norm with the weight first) and on 256 (norm, as
+//      normjit runs that size), and 128 x 2048 on 256 (norm, norm without the early trigger)
 //   V, Q, D  from here on, set the shared-memory carveout preference of every timed kernel to 0
 //      (the most L1), 100 (the most shared memory) or -1 (the driver's default) before it runs
 void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, const std::string& steps) {
@@ -937,8 +937,10 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
       std::printf("\n");
       journal<4096, 128, kCopy>(s, b, 128);
       journal<4096, 128, kScale>(s, b, 128);
+      journal<4096, 128, kWarpNorm>(s, b, 128);
       journal<4096, 128, kNorm>(s, b, 128);
       journal<4096, 128, kNormWFirst>(s, b, 128);
+      journal<4096, 256, kNorm>(s, b, 128);
       journal<2048, 256, kNorm>(s, b, 128);
       journal<2048, 256, kNormNoTrig>(s, b, 128);
     } else if (c == 'A') {
