@@ -30,7 +30,7 @@ struct RmsnormArgs {
   TensorView input;
   TensorView weight;
   double eps = 1e-6;
-  std::optional<TensorView> out;
+  std::optional<TensorView> out = std::nullopt;  // in place when absent
 };
 void rmsnorm(const RmsnormArgs& args, const LaunchOptions& opts = {});
 // As rmsnorm with weight (1 + w), the offset added in fp32.
