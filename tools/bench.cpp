@@ -10,6 +10,7 @@
 #include <cstring>
 #include <deque>
 #include <filesystem>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <random>
@@ -145,23 +146,29 @@ double pct(std::vector<double> v, double p) {
 // 0 and loaded for the object's lifetime; launch() runs it with the given config and arguments.
 class BenchKernel {
  public:
-  BenchKernel(const char* source, const char* name) {
-    const detail::Binary b =
-        detail::compile_source(source, std::string(name) + ".cu", detail::Runtime::get().device_arch(0));
+  // `names`: the source's entry points, launched by their index (the first by default).
+  BenchKernel(const char* source, std::initializer_list<const char*> names) {
+    const detail::Binary b = detail::compile_source(source, std::string(*names.begin()) + ".cu",
+                                                    detail::Runtime::get().device_arch(0));
     check(driver().cuLibraryLoadData(&lib_, b.bytes.data(), nullptr, nullptr, 0, nullptr, nullptr, 0),
           "cuLibraryLoadData");
-    check(driver().cuLibraryGetKernel(&k_, lib_, name), "cuLibraryGetKernel");
+    for (const char* name : names) {
+      CUkernel k = nullptr;
+      check(driver().cuLibraryGetKernel(&k, lib_, name), "cuLibraryGetKernel");
+      k_.push_back(k);
+    }
   }
+  BenchKernel(const char* source, const char* name) : BenchKernel(source, {name}) {}
   ~BenchKernel() { driver().cuLibraryUnload(lib_); }
   BenchKernel(const BenchKernel&) = delete;
   BenchKernel& operator=(const BenchKernel&) = delete;
-  void launch(const CUlaunchConfig& lc, void** args, const char* what) const {
-    check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k_), args, nullptr), what);
+  void launch(const CUlaunchConfig& lc, void** args, const char* what, size_t entry = 0) const {
+    check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k_.at(entry)), args, nullptr), what);
   }
 
  private:
   CUlibrary lib_ = nullptr;
-  CUkernel k_ = nullptr;
+  std::vector<CUkernel> k_;
 };
 
 // A 1-D launch of `blocks` blocks of 256 threads on s, for the grid-stride helper kernels below.
@@ -273,6 +280,74 @@ extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uin
     lc.attrs = &attr;
     lc.numAttrs = 1;
     kernel_.launch(lc, args, "pdl_copy");
+  }
+
+ private:
+  BenchKernel kernel_;
+};
+
+// The same bytes moved as the decode kernels lay a call out: one CTA of 256 threads a row, all of
+// a thread's vectors of the row loaded before any is stored, the PDL wait and trigger first; for
+// the fused add's bytes the rows of two tensors, both stored. At 128 rows of 4096-8192 it ran up to
+// 0.2 us faster than the grid-stride copy (scripts/decode_anatomy.cu's `copy` and `fused copy`,
+// H200, session 18: rmsnorm 128 x 8192's bytes 1.201 against 1.426 us a launch), so `bench
+// --latency` times both and takes the faster as the same-bytes copy.
+class PdlRowCopy {
+ public:
+  PdlRowCopy() : kernel_(R"(
+template <int kItems, bool kPair>
+__device__ __forceinline__ void row_copy(const uint4* __restrict__ src, uint4* __restrict__ dst,
+                                         unsigned long long tensor, unsigned vectors) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  const unsigned long long at = (unsigned long long)blockIdx.x * vectors + threadIdx.x;
+  uint4 a[kItems], b[kItems];
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    a[i] = src[at + i * 256];
+    if (kPair) b[i] = src[tensor + at + i * 256];
+  }
+#pragma unroll
+  for (int i = 0; i < kItems; ++i) {
+    dst[at + i * 256] = a[i];
+    if (kPair) dst[tensor + at + i * 256] = b[i];
+  }
+}
+#define ROW_COPY(N)                                                                                      \
+  extern "C" __global__ void __launch_bounds__(256)                                                      \
+      row_copy##N(const uint4* src, uint4* dst, unsigned long long tensor, unsigned vectors) {           \
+    row_copy<N, false>(src, dst, tensor, vectors);                                                       \
+  }                                                                                                      \
+  extern "C" __global__ void __launch_bounds__(256)                                                      \
+      row_copy_pair##N(const uint4* src, uint4* dst, unsigned long long tensor, unsigned vectors) {      \
+    row_copy<N, true>(src, dst, tensor, vectors);                                                        \
+  }
+ROW_COPY(1) ROW_COPY(2) ROW_COPY(4) ROW_COPY(8)
+)", {"row_copy1", "row_copy_pair1", "row_copy2", "row_copy_pair2", "row_copy4", "row_copy_pair4", "row_copy8",
+      "row_copy_pair8"}) {}
+  // Whether rows of `hidden` 16-bit elements fit its layouts (256 threads, 1, 2, 4 or 8 vectors each).
+  static bool fits(std::int64_t hidden) {
+    const std::int64_t items = hidden / 8 / 256;
+    return hidden % (8 * 256) == 0 && (items == 1 || items == 2 || items == 4 || items == 8);
+  }
+  // `rows` rows of `hidden` 16-bit elements from src to dst on s (and with `pair`, the rows of the
+  // tensor that follows each in memory too), launched with PDL.
+  void operator()(CUdeviceptr src, CUdeviceptr dst, std::int64_t rows, std::int64_t hidden, bool pair,
+                  CUstream s) const {
+    unsigned vectors = unsigned(hidden / 8);
+    unsigned long long tensor = (unsigned long long)(rows) * vectors;
+    void* args[] = {&src, &dst, &tensor, &vectors};
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig lc = grid_stride_launch(unsigned(rows), s);
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+    const unsigned items = vectors / 256;  // 1, 2, 4 or 8 (fits)
+    const size_t entry = 2 * size_t(items == 1 ? 0 : items == 2 ? 1 : items == 4 ? 2 : 3) + (pair ? 1 : 0);
+    kernel_.launch(lc, args, "row_copy", entry);
   }
 
  private:
@@ -1055,12 +1130,23 @@ int run_latency(const LatencyArgs& la_args) {
   };
   // The same bytes through a plain copy kernel: x to a second buffer for rmsnorm, x and r for the
   // fused add (which reads and writes both).
+  // The bytes copied two ways (PdlCopy, PdlRowCopy); the faster is the reference.
   const PdlCopy copy_kernel;
+  const PdlRowCopy row_copy_kernel;
+  struct CopyUs {
+    double grid;
+    std::optional<double> rows;  // none where PdlRowCopy does not fit the width
+    double best() const { return rows ? std::min(grid, *rows) : grid; }
+  };
   auto copy_graph_us = [&](Op op, std::int64_t rows, std::int64_t hidden) {
-    const size_t bytes = size_t(rows * hidden * 2) * (op == Op::fused_add_rmsnorm ? 2 : 1);
+    const bool pair = op == Op::fused_add_rmsnorm;
+    const size_t bytes = size_t(rows * hidden * 2) * (pair ? 2 : 1);
     Buffer src(bytes), dst(bytes);
     fill_buffer(src);
-    return per_graph_launch([&] { copy_kernel(src.p, dst.p, bytes, s); });
+    CopyUs us{per_graph_launch([&] { copy_kernel(src.p, dst.p, bytes, s); }), std::nullopt};
+    if (PdlRowCopy::fits(hidden))
+      us.rows = per_graph_launch([&] { row_copy_kernel(src.p, dst.p, rows, hidden, pair, s); });
+    return us;
   };
   if (misfit.empty()) {
     g_pdl = graph_us(Op::rmsnorm, 1, 4096, true);
@@ -1073,7 +1159,7 @@ int run_latency(const LatencyArgs& la_args) {
   for (Op op : {Op::rmsnorm, Op::fused_add_rmsnorm})
     for (std::int64_t h : {2048, 4096, 8192, 16384})
       for (std::int64_t t : {1, 8, 32, 128}) {
-        const double us_copy = copy_graph_us(op, t, h);
+        const CopyUs us_copy = copy_graph_us(op, t, h);
         // Each column on its own: a forced config may not fit this shape, or may need the
         // static-weight promise (weight_first), and the other column still runs.
         std::string why;
@@ -1093,8 +1179,9 @@ int run_latency(const LatencyArgs& la_args) {
         auto cell = [](const std::optional<double>& v) {
           return v ? fmt::format("{:6.3f} us", *v) : std::string("   n/a   ");
         };
-        decode += fmt::format("    {:<18} {:>4} x {:<5} {}   static weight {}   same-bytes copy {:6.3f} us{}\n",
-                              op_name(op), t, h, cell(us), cell(us_static), us_copy,
+        decode += fmt::format("    {:<18} {:>4} x {:<5} {}   static weight {}   same-bytes copy {:6.3f} us (grid {:.3f}, {}){}\n",
+                              op_name(op), t, h, cell(us), cell(us_static), us_copy.best(), us_copy.grid,
+                              us_copy.rows ? fmt::format("a row a CTA {:.3f}", *us_copy.rows) : std::string("no row copy"),
                               why.empty() ? "" : fmt::format("   (n/a: {})", why));
       }
   const RuntimeStats st = runtime_stats();
