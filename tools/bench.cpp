@@ -1128,9 +1128,9 @@ int run_latency(const LatencyArgs& la_args) {
     };
     return per_graph_launch(one);
   };
-  // The same bytes through a plain copy kernel: x to a second buffer for rmsnorm, x and r for the
-  // fused add (which reads and writes both).
-  // The bytes copied two ways (PdlCopy, PdlRowCopy); the faster is the reference.
+  // The same bytes through plain copy kernels (x to a second buffer for rmsnorm, x and r for the
+  // fused add, which reads and writes both), laid out two ways (PdlCopy, PdlRowCopy); the faster
+  // is the reference.
   const PdlCopy copy_kernel;
   const PdlRowCopy row_copy_kernel;
   struct CopyUs {
