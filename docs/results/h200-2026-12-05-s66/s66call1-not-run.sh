@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Session 66, call 1 (not run: no device machine was lent this session; carry build-tmp .devdeps).
 # Copy it to build-tmp/ and run `bash build-tmp/s66call1-not-run.sh`; about 4 minutes after the
-# machine's start.
+# machine's start. Call 2 (s66call2-not-run.sh) takes the kernel-fill state and the sum4 variant.
 # 1. decode_anatomy step J before and after entering the slow decode state (G): per launch the PDL
 #    release and the body, and per CTA the body's phases in SM cycles (x in, reduced, weight in,
 #    stored), for the anatomy's copy, x*w, warp-norm, norm (128 and 256 threads) and norm with the
 #    weight first at 128 x 4096, and the norm with and without the early trigger at 128 x 2048.
 # 2. normjit's decode graphs with the weight loads pinned to the row's (`--config pin_weight=1`)
-#    against the default, in both states (cuMemsetD8 and kernel fills). The 128-row rmsnorm
+#    against the default, buffers filled by cuMemsetD8 (call 2: by a kernel). The 128-row rmsnorm
 #    kernels (prefetch of the weight only, `-pfw`) issue their weight loads only after the first
 #    x item's arithmetic (ptxas reuses the x registers; sm_90a SASS, session 66); pinned, all
 #    loads go out together. Session 19 timed the pin before the weight prefetch existed (even).
@@ -24,10 +24,7 @@ lat() {  # NAME [bench args]: one process each
   timeout 100 "$nj" bench --latency "$@" > "$R/latency-$name.txt" 2>&1; echo "latency $name rc=$? at $(elapsed) s"
 }
 lat default; lat pin --config pin_weight=1; lat default2
-lat kfill --fill kernel; lat pin-kfill --fill kernel --config pin_weight=1
 L=$R/latency
 echo "== memset: default / pin_weight=1 / default"
 python3 scripts/latency_compare.py $L-default.txt $L-pin.txt $L-default2.txt
-echo "== kernel fill: default / pin_weight=1"
-python3 scripts/latency_compare.py $L-kfill.txt $L-pin-kfill.txt
 echo "done at $(elapsed) s"
