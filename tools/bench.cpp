@@ -165,6 +165,9 @@ class BenchKernel {
   void launch(const CUlaunchConfig& lc, void** args, const char* what, size_t entry = 0) const {
     check(driver().cuLaunchKernelEx(&lc, reinterpret_cast<CUfunction>(k_.at(entry)), args, nullptr), what);
   }
+  // `blocks` blocks of 256 threads on s with programmatic stream serialization (PDL), as the
+  // library launches its kernels on sm_90+.
+  void launch_pdl(unsigned blocks, CUstream s, void** args, const char* what, size_t entry = 0) const;
 
  private:
   CUlibrary lib_ = nullptr;
@@ -180,6 +183,16 @@ CUlaunchConfig grid_stride_launch(unsigned blocks, CUstream s) {
   lc.blockDimY = lc.blockDimZ = 1;
   lc.hStream = s;
   return lc;
+}
+
+void BenchKernel::launch_pdl(unsigned blocks, CUstream s, void** args, const char* what, size_t entry) const {
+  CUlaunchAttribute attr{};
+  attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  attr.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig lc = grid_stride_launch(blocks, s);
+  lc.attrs = &attr;
+  lc.numAttrs = 1;
+  launch(lc, args, what, entry);
 }
 
 // Reads a 256 MiB buffer: evicts the L2 without leaving dirty lines whose write-back would
@@ -272,14 +285,8 @@ extern "C" __global__ void __launch_bounds__(256) pdl_copy(const uint4* src, uin
   void operator()(CUdeviceptr src, CUdeviceptr dst, size_t bytes, CUstream s) const {
     unsigned n = unsigned(bytes / 16);
     void* args[] = {&src, &dst, &n};
-    CUlaunchAttribute attr{};
-    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    attr.value.programmaticStreamSerializationAllowed = 1;
     const int sms = detail::Runtime::get().sm_count(0);
-    CUlaunchConfig lc = grid_stride_launch(std::min((n + 255) / 256, unsigned(sms) * 8), s);
-    lc.attrs = &attr;
-    lc.numAttrs = 1;
-    kernel_.launch(lc, args, "pdl_copy");
+    kernel_.launch_pdl(std::min((n + 255) / 256, unsigned(sms) * 8), s, args, "pdl_copy");
   }
 
  private:
@@ -339,15 +346,9 @@ ROW_COPY(1) ROW_COPY(2) ROW_COPY(4) ROW_COPY(8)
     unsigned vectors = unsigned(hidden / 8);
     unsigned long long tensor = (unsigned long long)(rows) * vectors;
     void* args[] = {&src, &dst, &tensor, &vectors};
-    CUlaunchAttribute attr{};
-    attr.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
-    attr.value.programmaticStreamSerializationAllowed = 1;
-    CUlaunchConfig lc = grid_stride_launch(unsigned(rows), s);
-    lc.attrs = &attr;
-    lc.numAttrs = 1;
-    const unsigned items = vectors / 256;  // 1, 2, 4 or 8 (fits)
-    const size_t entry = 2 * size_t(items == 1 ? 0 : items == 2 ? 1 : items == 4 ? 2 : 3) + (pair ? 1 : 0);
-    kernel_.launch(lc, args, "row_copy", entry);
+    // Entry points in pairs by items 1, 2, 4, 8 (fits): log2(items) picks the pair.
+    const size_t entry = 2 * size_t(__builtin_ctz(vectors / 256)) + (pair ? 1 : 0);
+    kernel_.launch_pdl(unsigned(rows), s, args, "row_copy", entry);
   }
 
  private:
