@@ -390,6 +390,12 @@ __device__ __forceinline__ void prefetch_l2(const void* p) {
   asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
 }
 
+// Asks for the line holding p into this SM's L1 (through the L2); no register is written. Only
+// after a PDL wait: an L1 line does not see another SM's later writes.
+__device__ __forceinline__ void prefetch_l1(const void* p) {
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+}
+
 // ---- bulk copies into shared memory (sm_90+: cp.async.bulk and mbarrier) -----------------
 // A row staged in shared memory (KernelConfig::residency 3) arrives through the copy engine:
 // one thread issues a few large copies, each completing a transaction count on an mbarrier,

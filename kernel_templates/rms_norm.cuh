@@ -37,7 +37,8 @@
 //   kKeepTailBytes (with kKeepOut: the hint only on the rows of the output's last bytes; 0: every
 //   row. rms_norm_row only)
 //   kPinWeight (residency 0: the weight loads are issued before the row's data is used; 2: not
-//   the part-filled last item's)
+//   the part-filled last item's; 3: the weight's lines asked into L1 after the row's loads; 4: the
+//   weight copied into shared memory after them. KernelConfig::pin_weight)
 //   kRowsPerThread (1, or 2, 4 or 8 for short rows: rms_norm_rows)
 //   kTrigger (0: the PDL trigger early where the launch sets kFlagEarlyTrigger, else at the end
 //   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)
@@ -396,9 +397,21 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   static_assert(!Cfg::kWeightFirst || Cfg::kResidency == 0, "weight first: a weight held in registers");
   static_assert(!Cfg::kPinWeight || (kEarlyWeight && !Cfg::kWeightFirst && !(Cfg::kResidual && Cfg::kStores == 1)),
                 "pin weight: the weight loaded with a held row, every load before the first residual store");
+  // kPinWeight 4: the weight copied into shared memory by cp.async right after the row's loads (no
+  // register waits for it, so ptxas cannot hold the copy back for register reuse) and read there
+  // after the reduction; each thread reads only the vectors it copied, so no barrier is needed.
+  constexpr bool kSharedWeight = Cfg::kPinWeight == 4;
+  static_assert(!kSharedWeight || (kCluster == 1 && kRows == 1 && kSplit == 1 && kVec * sizeof(W) == 16),
+                "pin weight 4: one CTA per row and 16-byte weight vectors");
+  __shared__ __align__(16) unsigned char w_copy_bytes[kSharedWeight ? kItems * kGroup * kVec * sizeof(W) : 16];
+  W* const w_copy = reinterpret_cast<W*>(w_copy_bytes);
   auto load_weight = [&](int it) {
-    if (!in_row(it) || !owned(it)) ws[it].zero();
-    else load_held_weight<Cfg>(ws[it], w + col_of(it));
+    if constexpr (kSharedWeight) {
+      if (in_row(it)) copy16_to_shared<false>(w_copy + col_of(it), w + col_of(it));
+    } else {
+      if (!in_row(it) || !owned(it)) ws[it].zero();
+      else load_held_weight<Cfg>(ws[it], w + col_of(it));
+    }
   };
   if constexpr (Cfg::kWeightFirst) {
 #pragma unroll
@@ -566,7 +579,12 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
           else rs[it].zero();
         }
       }
+      // kPinWeight 3: the weight's lines asked into L1 with the row's (a prefetch has no register
+      // to reuse, so ptxas issues it here; the weight's loads below then find it on the way).
+      if constexpr (Cfg::kPinWeight == 3)
+        if (in_row(it) && owned(it)) prefetch_l1(w + col_of(it));
       if constexpr (kEarlyWeight && !Cfg::kWeightFirst) load_weight(it);
+      if constexpr (kSharedWeight) if (it == kItems - 1) copies_commit();
       if constexpr (kPerItem) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
@@ -580,7 +598,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
     // kernels ran up to 8 % faster at 512-2048 rows (heuristics.cpp: pin_weight). kPinWeight 2
     // leaves a part-filled last item unpinned: pinned, ptxas (bf16 fused add, rows of 1.x items)
     // issued that item's loads after the first item's arithmetic, a second round trip.
-    if constexpr (Cfg::kPinWeight != 0) {
+    if constexpr (Cfg::kPinWeight == 1 || Cfg::kPinWeight == 2) {
       const u32 zero = u32(p.flags) & u32(kFlagNeverSet);
       constexpr int kPinned = Cfg::kPinWeight == 2 && !kExact ? kItems - 1 : kItems;
 #pragma unroll
@@ -748,6 +766,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       if (in_row(kItems - 1)) staged_item(kItems - 1);
     }
   } else if (active) {
+    if constexpr (kSharedWeight) copies_wait(0);
 #pragma unroll(kSecondUnroll)
     for (int it = 0; it < kItems; ++it) {
       if constexpr (kPairs) {
@@ -781,7 +800,8 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
         load_item(it, v, true, false);  // second pass: re-read, then write the residual
       }
       Packed<W, kVec> wl;
-      if constexpr (kEarlyWeight) wl = ws[it];
+      if constexpr (kSharedWeight) wl.load_shared(w_copy + col_of(it));
+      else if constexpr (kEarlyWeight) wl = ws[it];
       else if constexpr (kPairs) wl = pair_w[it % 2];
       else second_weight(wl, it);
       float y[kVec];

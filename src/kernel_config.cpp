@@ -52,6 +52,18 @@ bool pin_weight_applies(const KernelConfig& c) {
   return c.residency == 0 && !c.weight_first && c.stores == 0;
 }
 
+std::string shared_weight_unsupported(const KernelConfig& c) {
+  if (c.cluster != 1 || c.split != 1 || c.rows_per_block != 1)
+    return fmt::format("needs one CTA per row (cluster {}, split {}, rows_per_block {})", c.cluster, c.split,
+                       c.rows_per_block);
+  const int vec_bytes = c.vec * int(dtype_size(c.weight_dtype));
+  if (vec_bytes != 16) return fmt::format("needs 16-byte weight vectors, got {} bytes", vec_bytes);
+  const std::int64_t items = (c.hidden / c.vec + c.threads_per_row - 1) / c.threads_per_row;
+  const std::int64_t bytes = items * c.threads_per_row * vec_bytes;
+  if (bytes > 32768) return fmt::format("needs at most 32768 bytes of weight a CTA, got {}", bytes);
+  return {};
+}
+
 bool reconvert_applies(const KernelConfig& c) {
   return c.residency < 2 && !op_info(c.op).residual && dtype_size(c.input_dtype) == 2;
 }
@@ -208,6 +220,8 @@ const char* pin_weight_name(int p) {
     case 0: return "none";
     case 1: return "every_item";
     case 2: return "full_items";
+    case 3: return "l1_prefetch";
+    case 4: return "shared_copy";
     default: return "invalid";
   }
 }
@@ -278,7 +292,7 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.weight_first) s += "-wf";
   if (c.keep_out) s += "-keep";
   if (c.keep_tail != 0) s += fmt::format("-kt{}", c.keep_tail);
-  if (c.pin_weight) s += c.pin_weight == 2 ? "-pwf" : "-pw";
+  if (c.pin_weight) s += c.pin_weight == 1 ? "-pw" : c.pin_weight == 2 ? "-pwf" : c.pin_weight == 3 ? "-pwl1" : "-pws";
   if (c.rows_per_thread != 1) s += fmt::format("-x{}", c.rows_per_thread);
   if (c.trigger != 0) s += fmt::format("-pdl{}", trigger_name(c.trigger));
   if (c.prefetch != 0) {

@@ -68,7 +68,11 @@ struct KernelConfig {
   // loads after the row's arithmetic has waited for its loads (rms_norm.cuh). 0: not pinned; 1:
   // every item pinned; 2: only the items every lane fills, the part-filled last item of a row
   // whose vectors its threads do not divide left unpinned (heuristics.cpp: the fused add's rows of
-  // 129-255 vectors).
+  // 129-255 vectors). Two ways that ask for the weight with the row without tying the row's sum
+  // to its arrival: 3: each weight line asked into the SM's L1 (prefetch.global.L1) right after
+  // the row's loads, the register loads left where ptxas puts them; 4: the weight copied into
+  // shared memory (cp.async, 16-byte vectors) after the row's loads, read there after the
+  // reduction.
   std::int32_t pin_weight = 0;
   // Rows each thread normalizes (1, 2, 4 or 8): its columns of rows kRowsPerBlock apart, so a block
   // covers rows_per_block * rows_per_thread rows and loads its weight once for all of them. For
@@ -161,6 +165,10 @@ struct CacheKey {
 // registers (residency 0, not weight_first) and every load issued before the first residual
 // store (stores 0).
 bool pin_weight_applies(const KernelConfig& c);
+// Why pin_weight 4 (the weight copied into shared memory) cannot apply to `c`, empty if it can: one
+// CTA per row (no cluster, split or rows sharing a block), 16-byte weight vectors, and at most
+// 32 KiB of weight a CTA.
+std::string shared_weight_unsupported(const KernelConfig& c);
 
 // Whether KernelConfig::reconvert can apply to `c`: a 16-bit input row held in registers (residency
 // 0 or 1) of an op without a residual (the fused add normalizes its fp32 sum, held as such).

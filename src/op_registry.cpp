@@ -247,11 +247,14 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
     c.keep_out = o->keep_out == 1;
   }
   if (o->pin_weight >= 0) {
-    if (o->pin_weight > 2) bad(fmt::format("pin_weight {}: expected 0, 1 or 2", o->pin_weight));
+    if (o->pin_weight > 4) bad(fmt::format("pin_weight {}: expected 0-4", o->pin_weight));
     if (o->pin_weight != 0 && !pin_weight_applies(c))
       bad(fmt::format("pin_weight {} needs the weight loaded with a row held in registers (residency 0, not {}), "
                       "stores after all loads (stores 0, not {}), and no weight_first",
                       o->pin_weight, c.residency, c.stores));
+    if (o->pin_weight == 4) {
+      if (const std::string why = shared_weight_unsupported(c); !why.empty()) bad(fmt::format("pin_weight 4 {}", why));
+    }
     c.pin_weight = o->pin_weight;
   } else if (!pin_weight_applies(c)) {
     c.pin_weight = 0;

@@ -303,6 +303,21 @@ std::vector<KernelConfig> configs_for(Op op) {
       REQUIRE(out.back().weight_shared);
     }
   }
+  // The weight asked for with a held row without the pin: its lines into L1 (pin_weight 3) and
+  // copied into shared memory (4); 128 rows of 4096 (one row a CTA) and, for 3, a part-filled
+  // last item (hidden 4104 on 128 threads) and an 8-CTA cluster.
+  for (int pin : {3, 4}) {
+    for (int cc : {80, 90, 100}) {
+      ConfigOverride o;
+      o.pin_weight = pin;
+      o.residency = 0;
+      o.cluster = pin == 3 && cc == 100 ? 8 : 1;
+      o.threads_per_row = 128;
+      const KernelConfig c = forced(pin == 3 && cc == 80 ? 4104 : 4096, cc, o);
+      REQUIRE(c.pin_weight == pin);
+      out.push_back(c);
+    }
+  }
   // Rows shared by independent CTAs (rmsnorm out of place, any arch), held or re-read.
   if (!op_info(op).residual) {
     for (int n : {2, 8}) {
@@ -351,7 +366,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 69u : 89u));
+  CHECK(configs.size() == (op_info(op).residual ? 75u : 95u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3, 4});

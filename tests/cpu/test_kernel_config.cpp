@@ -1,6 +1,7 @@
 // KernelConfig serialization (goldens), cache-key sensitivity, slug, hasher, the shape heuristic
 // over the whole supported hidden range, and Arch::parse.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <algorithm>
 #include <iterator>
@@ -1404,8 +1405,8 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   o.pin_weight = 2;  // the first items only: forced on any held row
   CHECK(pick(Op::rmsnorm, 4096, 1).pin_weight == 2);
   CHECK(slug(pick(Op::rmsnorm, 4096, 1)).find("-pwf-") != std::string::npos);
-  o.pin_weight = 3;
-  CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1), Catch::Contains("pin_weight 3: expected 0, 1 or 2"));
+  o.pin_weight = 5;
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1), Catch::Contains("pin_weight 5: expected 0-4"));
   o = ConfigOverride{};
   o.pin_weight = 0;
   CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
@@ -3051,5 +3052,62 @@ TEST_CASE("choose_config's memory of recent problems answers as the heuristic do
         CHECK(choose_config(p, max_vec, arch) == op_info(p.op).choose(p, max_vec, arch));
       }
     }
+  }
+}
+
+TEST_CASE("pin_weight 3 (weight lines into L1) and 4 (weight copied to shared memory): forced where they apply, "
+          "refused with the reason where not", "[config][override]") {
+  // The shapes the GPU test of forced pins runs ("forced configs: the weight pinned ..."): each
+  // must take the override, not refuse it.
+  for (Op op : all_ops()) {
+    for (int pin : {3, 4}) {
+      for (std::int64_t hidden : {1536, 2040, 5376, 1000, 4096, 768}) {
+        for (std::int64_t rows : {300, 3001, 301}) {
+          ProblemSpec p;
+          p.op = op;
+          p.dtype = p.weight_dtype = rows == 301 ? DType::f32 : rows % 2 == 1 ? DType::f16 : DType::bf16;
+          p.hidden = hidden;
+          p.rows = rows;
+          std::string text = fmt::format("pin_weight={},residency=0", pin);
+          if (pin == 4) text += ",cluster=1,split=1,rows_per_block=1";
+          INFO(op_info(op).name << " " << hidden << " x " << rows << " " << text);
+          const KernelConfig c = choose_with_override(parse_config_override(text), p, Arch{90});
+          CHECK(c.pin_weight == pin);
+          CHECK(slug(c).find(pin == 3 ? "-pwl1" : "-pws") != std::string::npos);
+          CHECK(canonical_json(c).find(pin == 3 ? "\"l1_prefetch\"" : "\"shared_copy\"") != std::string::npos);
+        }
+      }
+    }
+  }
+  ProblemSpec p;
+  p.op = Op::rmsnorm;
+  p.dtype = p.weight_dtype = DType::bf16;
+  p.hidden = 4096;
+  p.rows = 128;
+  const KernelConfig def = choose_config(p, 0, Arch{90});
+  for (int pin : {3, 4}) {
+    const KernelConfig c = choose_with_override(parse_config_override(fmt::format("pin_weight={}", pin)), p, Arch{90});
+    CHECK(cache_key(c).hex() != cache_key(def).hex());
+  }
+  const std::pair<const char*, const char*> refused[] = {
+      {"pin_weight=4,cluster=4", "cluster 4"},
+      {"pin_weight=5", "expected 0-4"},
+      {"pin_weight=3,residency=2", "residency 0, not 2"},
+  };
+  for (const auto& [text, why] : refused) {
+    INFO(text);
+    try {
+      choose_with_override(parse_config_override(text), p, Arch{90});
+      FAIL("accepted");
+    } catch (const ValidationError& e) {
+      CHECK_THAT(e.what(), Catch::Contains(why));
+    }
+  }
+  p.weight_dtype = DType::f32;  // 32-byte weight vectors beside bf16's 16-byte ones
+  try {
+    choose_with_override(parse_config_override("pin_weight=4,cluster=1"), p, Arch{90});
+    FAIL("accepted");
+  } catch (const ValidationError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("16-byte weight vectors, got 32 bytes"));
   }
 }

@@ -523,14 +523,20 @@ TEST_CASE("forced configs: an fp32 fused add re-reading the sum it stored", "[gp
   }
 }
 
-TEST_CASE("forced configs: the weight pinned on every item, on full items only, or not", "[gpu][rmsnorm][configs]") {
+TEST_CASE("forced configs: the weight pinned on every item, on full items only, asked into L1, copied to shared "
+          "memory, or none of these", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
   for (Op op : normjit::all_ops()) {
-    for (int pin : {0, 1, 2}) {
+    for (int pin : {0, 1, 2, 3, 4}) {
       normjit::detail::ConfigOverride o;
       o.pin_weight = pin;
       o.residency = 0;  // where the pin applies: the row held with its weight
+      if (pin == 4) {   // one CTA a row (kernel_config.hpp: shared_weight_unsupported)
+        o.cluster = 1;
+        o.split = 1;
+        o.rows_per_block = 1;
+      }
       const normjit::detail::ScopedConfigOverride use_o(&o);
       // Last items part-filled (1536, 2040 and 5376 on 128 threads, 1000 on 64) and not (4096).
       for (std::int64_t hidden : {1536, 2040, 5376, 1000, 4096, 768}) {
