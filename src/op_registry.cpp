@@ -248,10 +248,13 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   }
   if (o->pin_weight >= 0) {
     if (o->pin_weight > 4) bad(fmt::format("pin_weight {}: expected 0-4", o->pin_weight));
-    if (o->pin_weight != 0 && !pin_weight_applies(c))
-      bad(fmt::format("pin_weight {} needs the weight loaded with a row held in registers (residency 0, not {}), "
-                      "stores after all loads (stores 0, not {}), and no weight_first",
-                      o->pin_weight, c.residency, c.stores));
+    if (o->pin_weight != 0 && !pin_weight_applies(c)) {
+      // The first condition that fails (kernel_config.hpp: pin_weight_applies).
+      const std::string why = c.residency != 0 ? fmt::format("residency 0, not {}", c.residency)
+                              : c.weight_first ? std::string("no weight_first (the weight loaded before the PDL wait)")
+                                               : fmt::format("stores after all loads (stores 0, not {})", c.stores);
+      bad(fmt::format("pin_weight {} needs the weight loaded with a row held in registers: {}", o->pin_weight, why));
+    }
     if (o->pin_weight == 4) {
       if (const std::string why = shared_weight_unsupported(c); !why.empty()) bad(fmt::format("pin_weight 4 {}", why));
     }

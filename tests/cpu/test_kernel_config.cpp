@@ -3103,6 +3103,14 @@ TEST_CASE("pin_weight 3 (weight lines into L1) and 4 (weight copied to shared me
       CHECK_THAT(e.what(), Catch::Contains(why));
     }
   }
+  p.static_weight = true;  // weight_first allowed: the pin is not
+  try {
+    choose_with_override(parse_config_override("pin_weight=3,weight_first=1"), p, Arch{90});
+    FAIL("accepted");
+  } catch (const ValidationError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("pin_weight 3 needs the weight loaded with a row held in registers: no weight_first"));
+  }
+  p.static_weight = false;
   p.weight_dtype = DType::f32;  // 32-byte weight vectors beside bf16's 16-byte ones
   try {
     choose_with_override(parse_config_override("pin_weight=4,cluster=1"), p, Arch{90});
