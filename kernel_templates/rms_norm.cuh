@@ -584,13 +584,13 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       if constexpr (Cfg::kPinWeight == 3)
         if (in_row(it) && owned(it)) prefetch_l1(w + col_of(it));
       if constexpr (kEarlyWeight && !Cfg::kWeightFirst) load_weight(it);
-      if constexpr (kSharedWeight) if (it == kItems - 1) copies_commit();
       if constexpr (kPerItem) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
         if (active && in_row(it)) store_vec<T, kVec>(r_row + col_of(it), hs[it]);
       }
     }
+    if constexpr (kSharedWeight) copies_commit();  // the weight's copies: one group, waited for after the reduction
     // kPinWeight: each item's first word takes `| (weight word & 0)` with a zero the compiler
     // cannot fold, so its use waits for the weight as well as the row. Without it ptxas moved
     // read-only weight loads after instructions that wait for the row (sm_90a SASS of the held
