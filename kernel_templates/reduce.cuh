@@ -50,9 +50,10 @@ __device__ __forceinline__ float row_sum(float v, float* smem) {
 }
 
 // ---- thread-block clusters (sm_90+) -------------------------------------------------------
-// The CTAs of a cluster share one row and exchange their partial sums of squares once: each pushes
-// its value into every CTA's slot for its own rank (st.async, counted on the receiver's mbarrier)
-// and then waits on its own barrier. That is one one-way trip through distributed shared memory; a
+// The CTAs of a cluster share kRows rows (each CTA a column share of every one of them) and
+// exchange their partial sums of squares once: each row's leader pushes its value into every
+// CTA's slot for that row and its own rank (st.async, counted on the receiver's mbarrier), and
+// every thread then waits on its own CTA's barrier. That is one one-way trip through distributed shared memory; a
 // pull (publish, cluster barrier, read the others, cluster barrier so that no CTA leaves while
 // another still reads it) took two barriers on every CTA's critical path, and a patched copy
 // without any exchange ran 4-11 % faster at 1024 rows of 65536-262144 (H200, session 11,
@@ -61,9 +62,9 @@ __device__ __forceinline__ float row_sum(float v, float* smem) {
 // memory), and a pusher cannot see its pushes land; every CTA's barrier having completed says they
 // have. So each CTA arrives on the cluster barrier once its values are in, and waits on it only as
 // it leaves (cluster_finish), after its second pass, by when the others have long arrived.
-template <int kCluster> struct ClusterSlots {
-  float partial[kCluster];  // partial[c]: the sum of cluster rank c
-  u64 bar;                  // completes when all kCluster values are in
+template <int kCluster, int kRows = 1> struct ClusterSlots {
+  float partial[kRows][kCluster];  // partial[r][c]: row r's sum over cluster rank c's share
+  u64 bar;                         // completes when all kRows * kCluster values are in
 };
 
 __device__ __forceinline__ u32 cluster_rank() {
@@ -81,7 +82,7 @@ __device__ __forceinline__ u32 cluster_map(u32 local, u32 rank) {
 
 // Every thread of every CTA, at kernel start (it does not depend on a previous kernel): thread 0
 // prepares the barrier, and the arrival on the cluster barrier publishes it; cluster_sum waits.
-template <int kCluster> __device__ __forceinline__ void cluster_prepare(ClusterSlots<kCluster>& s) {
+template <int kCluster, int kRows> __device__ __forceinline__ void cluster_prepare(ClusterSlots<kCluster, kRows>& s) {
   if constexpr (kCluster > 1) {
     if (threadIdx.x == 0) {
       mbarrier_init(&s.bar);
@@ -91,28 +92,41 @@ template <int kCluster> __device__ __forceinline__ void cluster_prepare(ClusterS
   }
 }
 
-// Sum of each CTA's `v` (the same value in every thread of a CTA) over the cluster, added in rank
-// order so every CTA gets the same, run-to-run deterministic total. Every thread of every CTA
+// Sum of each CTA's `v` for row `row` of the block (the same value in every thread of that row)
+// over the cluster, added in rank order so every CTA gets the same, run-to-run deterministic
+// total; `leader`: the one thread of the row that pushes it (lane 0). Every thread of every CTA
 // calls it once, after cluster_prepare and before cluster_finish.
-template <int kCluster> __device__ __forceinline__ float cluster_sum(float v, ClusterSlots<kCluster>& s) {
+template <int kCluster, int kRows>
+__device__ __forceinline__ float cluster_sum(float v, ClusterSlots<kCluster, kRows>& s, int row, bool leader) {
   if constexpr (kCluster == 1) {
     return v;
   } else {
     asm volatile("barrier.cluster.wait.aligned;" ::: "memory");  // every CTA's barrier is ready
-    if (threadIdx.x == 0) {
-      mbarrier_expect_bytes(&s.bar, u32(4 * kCluster));
-      const u32 slot = smem_addr(&s.partial[cluster_rank()]), bar = smem_addr(&s.bar);
+    if constexpr (kRows == 1) row = 0;
+    auto push = [&] {
+      const u32 slot = smem_addr(&s.partial[row][cluster_rank()]), bar = smem_addr(&s.bar);
 #pragma unroll
       for (u32 c = 0; c < u32(kCluster); ++c)
         asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];"
                      :: "r"(cluster_map(slot, c)), "r"(__float_as_uint(v)), "r"(cluster_map(bar, c))
                      : "memory");
+    };
+    // The barrier's one arrival may come before or after the others' pushes land (its count of
+    // bytes may go below zero meanwhile); it completes once both are in.
+    if constexpr (kRows == 1) {
+      if (threadIdx.x == 0) {
+        mbarrier_expect_bytes(&s.bar, u32(4 * kCluster));
+        push();
+      }
+    } else {
+      if (threadIdx.x == 0) mbarrier_expect_bytes(&s.bar, u32(4 * kCluster * kRows));
+      if (leader) push();
     }
     mbarrier_wait</*kClusterScope=*/true>(&s.bar, 0);
     asm volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory");  // my values are in
     float total = 0.f;
 #pragma unroll
-    for (int c = 0; c < kCluster; ++c) total += s.partial[c];
+    for (int c = 0; c < kCluster; ++c) total += s.partial[row][c];
     return total;
   }
 }

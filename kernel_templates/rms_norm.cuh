@@ -334,7 +334,6 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   constexpr bool kKeep = Cfg::kResidency < 2;       // row held in registers
   constexpr bool kEarlyWeight = Cfg::kResidency == 0;
   static_assert(Cfg::kHidden % (kVec * kCluster) == 0, "hidden must split into whole vectors per CTA");
-  static_assert(kCluster == 1 || kRows == 1, "a cluster shares one row");
   constexpr int kSplit = Cfg::kSplit;
   static_assert(kSplit == 1 || (kCluster == 1 && kRows == 1 && !Cfg::kResidual && kExact && kItems % kSplit == 0),
                 "a split row: one row per CTA, no cluster, no residual, whole items per CTA");
@@ -369,9 +368,14 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   T* const x_stage = reinterpret_cast<T*>(staged_smem) + row_in_block * kStagedElems;
   T* const r_stage = x_stage + kSpan;
   u64* const bars = staged_bar + (kBulkCopies ? row_in_block * kStages : 0);
-  // The grid is rows * kCtasPerRow CTAs along x and clusters are (kCluster, 1, 1), so a CTA's
-  // rank in its cluster (or its part of a split row) is blockIdx.x % kCtasPerRow.
-  const i64 row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows + row_in_block : i64(blockIdx.x / kCtasPerRow);
+  // The grid is rows / kRows * kCtasPerRow CTAs along x and clusters are (kCluster, 1, 1), so a
+  // CTA's rank in its cluster (or its part of a split row) is blockIdx.x % kCtasPerRow. A cluster
+  // of several rows a block gives each CTA the same column share of each of the cluster's rows,
+  // so each CTA reads only its share of the weight: at 128 rows a block a row, every CTA read the
+  // whole weight, as much L2 traffic as the rows themselves.
+  const i64 row = kCtasPerRow == 1 ? i64(blockIdx.x) * kRows + row_in_block
+                  : kRows == 1     ? i64(blockIdx.x / kCtasPerRow)
+                                   : i64(blockIdx.x / kCtasPerRow) * kRows + row_in_block;
   const int first = kCluster == 1 ? 0 : int(blockIdx.x % kCluster) * kSpan;
   const int part = kSplit == 1 ? 0 : int(blockIdx.x % kSplit);
   // Items whose weight this CTA reads and whose output it writes (all of them unless split).
@@ -425,8 +429,8 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
         rows, col_of, in_row, owned, [&](int) { return active; });
   }
   // Before the PDL wait: the barriers do not depend on the previous kernel.
-  __shared__ ClusterSlots<kCluster> cluster_slots;
-  cluster_prepare<kCluster>(cluster_slots);
+  __shared__ ClusterSlots<kCluster, kRows> cluster_slots;
+  cluster_prepare(cluster_slots);
   if constexpr (kBulkCopies) {
     if (threadIdx.x == 0) {
 #pragma unroll
@@ -683,7 +687,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
     }
   }
   ss = row_sum<kGroup, kRows>(ss, red);
-  ss = cluster_sum<kCluster>(ss, cluster_slots);
+  ss = cluster_sum(ss, cluster_slots, row_in_block, lane == 0);
 
   const float rstd = row_rstd<Cfg>(ss, p.eps);
 

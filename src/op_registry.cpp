@@ -178,7 +178,6 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (o->rows_per_block) c.rows_per_block = o->rows_per_block;
   else if (o->threads_per_row || c.split > 1)
     c.rows_per_block = c.cluster > 1 || c.split > 1 ? 1 : std::max(1, 128 / c.threads_per_row);
-  if (c.cluster > 1 && c.rows_per_block != 1) bad(fmt::format("rows_per_block {} with a cluster", c.rows_per_block));
   const int tpr = c.threads_per_row, block = c.block_threads();
   if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1))) bad(fmt::format("threads_per_row {}", tpr));
   if (block < 32 || block > 1024) bad(fmt::format("block of {} threads", block));

@@ -2246,8 +2246,11 @@ TEST_CASE("config overrides are validated (clusters, load policy, occupancy floo
   p.hidden = 8200;  // 1025 vectors: not a whole number per CTA
   rejects(o, 90, "does not split");
   p.hidden = 16384;
+  // Several rows a block over a cluster: each CTA a column share of each of its cluster's rows.
   o.rows_per_block = 2;
-  rejects(o, 90, "rows_per_block 2 with a cluster");
+  CHECK(choose_with(o, 90).rows_per_block == 2);
+  CHECK(choose_with(o, 90).cluster == 8);
+  CHECK(choose_with(o, 90).grid_blocks(5) == 3 * 8);
   ConfigOverride l;
   l.loads = 4;
   rejects(l, 90, "loads 4");

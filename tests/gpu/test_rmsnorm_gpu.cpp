@@ -1198,6 +1198,46 @@ TEST_CASE("forced configs: rows split over thread-block clusters", "[gpu][rmsnor
   }
 }
 
+TEST_CASE("forced configs: clusters of several rows a block (column shares)", "[gpu][rmsnorm][configs][cluster]") {
+  use_device0();
+  auto rng = fresh_rng();
+  const int cc = normjit::detail::Runtime::get().device_arch(0).cc;
+  struct Tile {
+    int cluster, rpb, tpr;
+  };
+  // A warp a row (no block barrier) and several warps a row, 2-8 CTAs, 2-8 rows a cluster; rows
+  // that fill no cluster (1, 5: rows past the end in every CTA) and a part-filled last cluster
+  // (130); shares of whole and part-filled items (2560 over 2 CTAs on 64 threads: 2.5 items).
+  const Tile kTiles[] = {{4, 4, 32}, {8, 8, 32}, {2, 2, 128}, {4, 2, 64}, {8, 4, 64}};
+  for (Op op : normjit::all_ops()) {
+    const bool fused = normjit::detail::op_info(op).residual;
+    for (const Tile& t : kTiles) {
+      for (int residency : {0, 1, 2, 3}) {
+        normjit::detail::ConfigOverride o;
+        o.cluster = t.cluster;
+        o.rows_per_block = t.rpb;
+        o.threads_per_row = t.tpr;
+        o.residency = residency;
+        const normjit::detail::ScopedConfigOverride use_o(&o);
+        for (std::int64_t hidden : {2560, 4096, 8192}) {
+          if (hidden % (8 * t.cluster) != 0) continue;
+          for (std::int64_t rows : {1, 5, 130}) {
+            RmsCase c = varied_case(op, rows, hidden);
+            if (!fused && rows == 5) c.heads = 5;  // per-head rows, non-flat input
+            INFO(c.describe() << " cluster " << t.cluster << " rpb " << t.rpb << " tpr " << t.tpr << " residency "
+                              << residency);
+            if (cc < 90) {
+              CHECK_THROWS_WITH(run_rms_case(c, rng), Catch::Contains("sm_90 or newer"));
+            } else {
+              CHECK(run_rms_case(c, rng) == "");
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("forced configs: rows shared by independent CTAs (split)", "[gpu][rmsnorm][configs][split]") {
   use_device0();
   auto rng = fresh_rng();
