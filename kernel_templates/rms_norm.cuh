@@ -403,15 +403,17 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
                 "pin weight: the weight loaded with a held row, every load before the first residual store");
   // kPinWeight 4: the weight copied into shared memory by cp.async right after the row's loads (no
   // register waits for it, so ptxas cannot hold the copy back for register reuse) and read there
-  // after the reduction; each thread reads only the vectors it copied, so no barrier is needed.
+  // after the reduction. With one row a block each thread reads only the vectors it copied, so no
+  // barrier is needed; with several (a cluster's column shares) the first row's threads copy the
+  // block's share once for all its rows, and a block barrier after the reduction publishes it.
   constexpr bool kSharedWeight = Cfg::kPinWeight == 4;
-  static_assert(!kSharedWeight || (kCluster == 1 && kRows == 1 && kSplit == 1 && kVec * sizeof(W) == 16),
-                "pin weight 4: one CTA per row and 16-byte weight vectors");
+  static_assert(!kSharedWeight || (kSplit == 1 && kVec * sizeof(W) == 16), "pin weight 4: no split, 16-byte weight vectors");
   __shared__ __align__(16) unsigned char w_copy_bytes[kSharedWeight ? kItems * kGroup * kVec * sizeof(W) : 16];
   W* const w_copy = reinterpret_cast<W*>(w_copy_bytes);
+  auto at_of = [&](int it) { return (it * kGroup + lane) * kVec; };  // within the share
   auto load_weight = [&](int it) {
     if constexpr (kSharedWeight) {
-      if (in_row(it)) copy16_to_shared<false>(w_copy + col_of(it), w + col_of(it));
+      if (in_row(it) && (kRows == 1 || row_in_block == 0)) copy16_to_shared<false>(w_copy + at_of(it), w + col_of(it));
     } else {
       if (!in_row(it) || !owned(it)) ws[it].zero();
       else load_held_weight<Cfg>(ws[it], w + col_of(it));
@@ -690,6 +692,10 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   ss = cluster_sum(ss, cluster_slots, row_in_block, lane == 0);
 
   const float rstd = row_rstd<Cfg>(ss, p.eps);
+  if constexpr (kSharedWeight && kRows > 1) {
+    copies_wait(0);
+    __syncthreads();  // the first row's copies of the block's weight share, for every row
+  }
 
   // Second-pass loads in pairs. No load may pass an earlier store (the compiler cannot rule out
   // that they alias; out may alias x), so item by item every load of the second pass waits for
@@ -770,7 +776,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       if (in_row(kItems - 1)) staged_item(kItems - 1);
     }
   } else if (active) {
-    if constexpr (kSharedWeight) copies_wait(0);
+    if constexpr (kSharedWeight && kRows == 1) copies_wait(0);
 #pragma unroll(kSecondUnroll)
     for (int it = 0; it < kItems; ++it) {
       if constexpr (kPairs) {
@@ -804,7 +810,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
         load_item(it, v, true, false);  // second pass: re-read, then write the residual
       }
       Packed<W, kVec> wl;
-      if constexpr (kSharedWeight) wl.load_shared(w_copy + col_of(it));
+      if constexpr (kSharedWeight) wl.load_shared(w_copy + at_of(it));
       else if constexpr (kEarlyWeight) wl = ws[it];
       else if constexpr (kPairs) wl = pair_w[it % 2];
       else second_weight(wl, it);

@@ -165,9 +165,9 @@ struct CacheKey {
 // registers (residency 0, not weight_first) and every load issued before the first residual
 // store (stores 0).
 bool pin_weight_applies(const KernelConfig& c);
-// Why pin_weight 4 (the weight copied into shared memory) cannot apply to `c`, empty if it can: one
-// CTA per row (no cluster, split or rows sharing a block), 16-byte weight vectors, and at most
-// 32 KiB of weight a CTA.
+// Why pin_weight 4 (the weight copied into shared memory) cannot apply to `c`, empty if it can: rows
+// not split between CTAs (split 1), 16-byte weight vectors, and at most 32 KiB of weight a CTA (its
+// share of a cluster's rows).
 std::string shared_weight_unsupported(const KernelConfig& c);
 
 // Whether KernelConfig::reconvert can apply to `c`: a 16-bit input row held in registers (residency

@@ -42,7 +42,7 @@ std::string expected_target(int cc) { return cc == 80 ? "sm_80" : cc == 90 ? "sm
 // an occupancy floor (1), plus rows split over clusters of 2 and 8 CTAs on sm_90a and sm_100a,
 // each held in registers and reloaded (8), plus rows staged in shared memory (3), plus held 16-bit
 // rows converted again for their output (5, rmsnorm and gemma), plus several rows a thread
-// addressed from one base (3), plus clusters of several rows a block (3).
+// addressed from one base (3), plus clusters of several rows a block (4).
 std::vector<KernelConfig> configs_for(Op op) {
   std::vector<KernelConfig> out;
   const OpInfo& info = op_info(op);
@@ -320,13 +320,16 @@ std::vector<KernelConfig> configs_for(Op op) {
   }
   // Clusters of several rows a block (each CTA a column share of every row of its cluster): a
   // warp a row of 4096 over 4 CTAs with the weight early (sm_90a), 64 threads a row of 8192 over
-  // 8 CTAs with the weight late (sm_100a), and 2 rows of 16384 staged by bulk copies (sm_90a).
+  // 8 CTAs with the weight late (sm_100a), 2 rows of 16384 staged by bulk copies (sm_90a), and a
+  // warp a row of 8192 over 8 CTAs with the block's weight share copied into shared memory once
+  // (pin_weight 4, sm_100a).
   {
     struct Tile {
       std::int64_t hidden;
-      int cluster, rpb, tpr, residency, cc;
+      int cluster, rpb, tpr, residency, cc, pin;
     };
-    for (const Tile& t : {Tile{4096, 4, 4, 32, 0, 90}, Tile{8192, 8, 8, 64, 1, 100}, Tile{16384, 2, 2, 128, 3, 90}}) {
+    for (const Tile& t : {Tile{4096, 4, 4, 32, 0, 90, -1}, Tile{8192, 8, 8, 64, 1, 100, -1},
+                          Tile{16384, 2, 2, 128, 3, 90, -1}, Tile{8192, 8, 8, 32, 0, 100, 4}}) {
       ProblemSpec p;
       p.op = op;
       p.hidden = t.hidden;
@@ -336,6 +339,7 @@ std::vector<KernelConfig> configs_for(Op op) {
       o.rows_per_block = t.rpb;
       o.threads_per_row = t.tpr;
       o.residency = t.residency;
+      o.pin_weight = t.pin;
       out.push_back(chosen(p, t.cc, o));
       REQUIRE(out.back().cluster == t.cluster);
       REQUIRE(out.back().rows_per_block == t.rpb);
@@ -389,7 +393,7 @@ void compile_all(Op op) {
     CHECK(b.bytes.compare(0, 4, "\x7f" "ELF") == 0);  // a cubin is an ELF image
     CHECK(b.millis > 0);
   }
-  CHECK(configs.size() == (op_info(op).residual ? 78u : 98u));
+  CHECK(configs.size() == (op_info(op).residual ? 79u : 99u));
   CHECK(loads == std::set<int>{0, 1, 2, 3});
   CHECK(archs == std::set<int>{80, 90, 100});
   CHECK(residencies == std::set<int>{0, 1, 2, 3, 4});

@@ -3093,7 +3093,7 @@ TEST_CASE("pin_weight 3 (weight lines into L1) and 4 (weight copied to shared me
     CHECK(cache_key(c).hex() != cache_key(def).hex());
   }
   const std::pair<const char*, const char*> refused[] = {
-      {"pin_weight=4,cluster=4", "cluster 4"},
+      {"pin_weight=4,split=2,tpr=128", "pin_weight 4 needs rows not split between CTAs (split 2)"},
       {"pin_weight=5", "expected 0-4"},
       {"pin_weight=3,residency=2", "residency 0, not 2"},
   };
@@ -3114,6 +3114,11 @@ TEST_CASE("pin_weight 3 (weight lines into L1) and 4 (weight copied to shared me
     CHECK_THAT(e.what(), Catch::Contains("pin_weight 3 needs the weight loaded with a row held in registers: no weight_first"));
   }
   p.static_weight = false;
+  // A cluster's column shares, several rows a block: the block's share copied once for its rows.
+  const KernelConfig tile = choose_with_override(parse_config_override("pin_weight=4,cluster=4,rpb=4,tpr=32"), p, Arch{90});
+  CHECK(tile.pin_weight == 4);
+  CHECK(tile.cluster == 4);
+  CHECK(tile.rows_per_block == 4);
   p.weight_dtype = DType::f32;  // 32-byte weight vectors beside bf16's 16-byte ones
   try {
     choose_with_override(parse_config_override("pin_weight=4,cluster=1"), p, Arch{90});

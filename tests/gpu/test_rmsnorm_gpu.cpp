@@ -1212,18 +1212,21 @@ TEST_CASE("forced configs: clusters of several rows a block (column shares)", "[
   for (Op op : normjit::all_ops()) {
     const bool fused = normjit::detail::op_info(op).residual;
     for (const Tile& t : kTiles) {
-      for (int residency : {0, 1, 2, 3}) {
+      // Residency 0-3, and 0 with the weight copied into shared memory once a block (pin 4, -1 here).
+      for (int residency : {0, 1, 2, 3, -1}) {
         normjit::detail::ConfigOverride o;
         o.cluster = t.cluster;
         o.rows_per_block = t.rpb;
         o.threads_per_row = t.tpr;
-        o.residency = residency;
+        o.residency = residency < 0 ? 0 : residency;
+        if (residency < 0) o.pin_weight = 4;
         const normjit::detail::ScopedConfigOverride use_o(&o);
         for (std::int64_t hidden : {2560, 4096, 8192}) {
           if (hidden % (8 * t.cluster) != 0) continue;
           for (std::int64_t rows : {1, 5, 130}) {
             RmsCase c = varied_case(op, rows, hidden);
             if (!fused && rows == 5) c.heads = 5;  // per-head rows, non-flat input
+            if (residency < 0) c.weight_dtype = c.dtype;  // pin 4: 16-byte weight vectors
             INFO(c.describe() << " cluster " << t.cluster << " rpb " << t.rpb << " tpr " << t.tpr << " residency "
                               << residency);
             if (cc < 90) {
