@@ -802,6 +802,32 @@ int run_bench(const BenchArgs& a) {
                 }
               }
             }
+            // Clusters of several rows a block (sm_90+; each CTA a column share of each of its
+            // cluster's rows, so it reads 1/n of the weight): n rows over n CTAs on 32-128 threads a
+            // row holding up to 16 vectors of the share, with the weight in registers (early or
+            // late) or copied into shared memory once a block (pin_weight 4).
+            if (arch.cc >= 90 && !forced.threads_per_row && !forced.rows_per_block && forced.residency < 2 &&
+                vectors <= 2048) {
+              for (int n = 2; n <= detail::kMaxCluster; n *= 2) {
+                if (sh.H % (vec * n) != 0) continue;
+                const std::int64_t share = vectors / n;
+                for (std::int64_t tpr = 32; tpr <= 128; tpr *= 2) {
+                  if ((share + tpr - 1) / tpr > 16 || tpr > share || tpr * n > 1024) continue;
+                  for (int res : {0, 1, -1}) {  // -1: residency 0 with pin_weight 4
+                    if (!allows_residency(res < 0 ? 0 : res)) continue;
+                    detail::ConfigOverride o = forced;
+                    o.cluster = n;
+                    o.rows_per_block = n;
+                    o.threads_per_row = int(tpr);
+                    o.residency = res < 0 ? 0 : res;
+                    o.min_blocks = 0;
+                    o.split = 1;
+                    if (res < 0) o.pin_weight = 4;
+                    variants.push_back(o);
+                  }
+                }
+              }
+            }
             // Rows staged in shared memory: one CTA or (sm_90+) a 2-8-CTA cluster per row, 32-1024
             // threads with up to 32 vectors each (the last part-filled where the share is not whole
             // items), by bulk copies (residency 3, sm_90+) or each thread's own copies (4), with
