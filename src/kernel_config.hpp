@@ -26,7 +26,11 @@ struct KernelConfig {
   std::int32_t vec = 1;          // elements per vector access
   std::int32_t threads_per_row = 1;
   std::int32_t rows_per_block = 1;
-  std::int32_t cluster = 1;      // CTAs cooperating on one row (1: none)
+  // CTAs cooperating on a row (1: none), each owning hidden / cluster of its columns. With
+  // rows_per_block > 1 a cluster holds that many rows and each CTA the same column share of each,
+  // so a CTA reads 1/cluster of the weight (forced configs only: slower than one CTA a row at 128
+  // rows of 4096-8192 in graphs, docs/benchmarks.md "Session 68").
+  std::int32_t cluster = 1;
   // CTAs sharing one row without communicating (1: none): each reads the whole row for the sum
   // of squares and writes 1/split of the output. Out-of-place rmsnorm only.
   std::int32_t split = 1;
@@ -72,7 +76,7 @@ struct KernelConfig {
   // to its arrival: 3: each weight line asked into the SM's L1 (prefetch.global.L1) right after
   // the row's loads, the register loads left where ptxas puts them; 4: the weight copied into
   // shared memory (cp.async, 16-byte vectors) after the row's loads, read there after the
-  // reduction.
+  // reduction (with several rows a block, copied once by the first row's threads).
   std::int32_t pin_weight = 0;
   // Rows each thread normalizes (1, 2, 4 or 8): its columns of rows kRowsPerBlock apart, so a block
   // covers rows_per_block * rows_per_thread rows and loads its weight once for all of them. For

@@ -532,7 +532,7 @@ TEST_CASE("forced configs: the weight pinned on every item, on full items only, 
       normjit::detail::ConfigOverride o;
       o.pin_weight = pin;
       o.residency = 0;  // where the pin applies: the row held with its weight
-      if (pin == 4) {   // one CTA a row (kernel_config.hpp: shared_weight_unsupported)
+      if (pin == 4) {   // one CTA a row here (clusters of several rows: the column-share test)
         o.cluster = 1;
         o.split = 1;
         o.rows_per_block = 1;
