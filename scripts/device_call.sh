@@ -4,7 +4,8 @@
 # then: $R is the output folder ($OUT/r); on exit it is tarred into $OUT/sNNcallK.tgz, since the
 # device tool brings back only a few loose files. `elapsed` prints the seconds since the start;
 # `build_cli [TARGET ...]` builds build-gpu/normjit ($nj) and the targets named (e.g. test_gpu:
-# build-gpu/tests/gpu/test_gpu); `bench_compare` times configs interleaved (below);
+# build-gpu/tests/gpu/test_gpu); `lat` runs one `bench --latency` process (below); `bench_compare`
+# times configs interleaved (below);
 # `gpu_suite_summary [TIMEOUT]` runs scripts/gpu_suite.sh with its logs in $R and prints its
 # summary (and failures); `bench_run` and `rounds_side_by_side` time `--compare` rounds in
 # separate processes and put them side by side (below).
@@ -39,6 +40,16 @@ gpu_suite_summary() {
   sed -n '/== SUMMARY/,$p' "$R/gpu-suite.txt" | tail -10
   [ $rc -eq 0 ] || grep -B2 -A12 "FAILED" "$R/ctest-gpu.log" | head -60
   return $rc
+}
+
+# lat NAME [BENCH ARGS]: `normjit bench --latency ARGS` into $R/latency-NAME.txt, one process
+# each, at most 100 s, skipped with less than 20 s left before $call_deadline. Prints the exit
+# status and the elapsed time; `python3 scripts/latency_compare.py` puts the files side by side.
+lat() {
+  local name=$1 left; shift
+  left=$(time_left) || { echo "skip latency $name"; return; }
+  [ $left -gt 100 ] && left=100
+  timeout $left "$nj" bench --latency "$@" > "$R/latency-$name.txt" 2>&1; echo "latency $name rc=$? at $(elapsed) s"
 }
 
 # bench_compare NAME OP DTYPE TOKENS HIDDEN CONFIGS: `normjit bench --compare` into $R/NAME.txt,

@@ -7,12 +7,7 @@ source "$(dirname "$0")/../scripts/device_call.sh" s68call1
 call_deadline=${CALL_DEADLINE:-450}
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader | head -1
 build_cli test_gpu || exit 1
-lat() {  # NAME [bench args]: one process each, skipped past the deadline (less than 20 s left)
-  local name=$1 left; shift
-  left=$(time_left) || { echo "skip latency $name"; return; }
-  [ $left -gt 100 ] && left=100
-  timeout $left "$nj" bench --latency "$@" > "$R/latency-$name.txt" 2>&1; echo "latency $name rc=$? at $(elapsed) s"
-}
+# lat NAME [ARGS]: scripts/device_call.sh (the same function was defined here when call 1 ran).
 L=$R/latency
 left=$(time_left) && {
   timeout $((left > 120 ? 120 : left)) build-gpu/tests/gpu/test_gpu "forced configs: clusters of several rows a block*" > "$R/test-tiles.txt" 2>&1
