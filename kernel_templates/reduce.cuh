@@ -53,11 +53,11 @@ __device__ __forceinline__ float row_sum(float v, float* smem) {
 // The CTAs of a cluster share kRows rows (each CTA a column share of every one of them) and
 // exchange their partial sums of squares once: each row's leader pushes its value into every
 // CTA's slot for that row and its own rank (st.async, counted on the receiver's mbarrier), and
-// every thread then waits on its own CTA's barrier. That is one one-way trip through distributed shared memory; a
-// pull (publish, cluster barrier, read the others, cluster barrier so that no CTA leaves while
-// another still reads it) took two barriers on every CTA's critical path, and a patched copy
-// without any exchange ran 4-11 % faster at 1024 rows of 65536-262144 (H200, session 11,
-// docs/benchmark-history.md, "Eleventh run"). A block may not exit while its own
+// every thread then waits on its own CTA's barrier. That is one one-way trip through distributed
+// shared memory; a pull (publish, cluster barrier, read the others, cluster barrier so that no
+// CTA leaves while another still reads it) took two barriers on every CTA's critical path, and a
+// patched copy without any exchange ran 4-11 % faster at 1024 rows of 65536-262144 (H200,
+// session 11, docs/benchmark-history.md, "Eleventh run"). A block may not exit while its own
 // distributed-shared-memory operations are in flight (CUDA programming guide, distributed shared
 // memory), and a pusher cannot see its pushes land; every CTA's barrier having completed says they
 // have. So each CTA arrives on the cluster barrier once its values are in, and waits on it only as
