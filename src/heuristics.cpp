@@ -75,8 +75,7 @@ int choose_min_blocks(const KernelConfig& c) {
 }
 
 int choose_residency(const KernelConfig& c, bool residual) {
-  const int vectors = c.hidden / c.cluster / c.vec;
-  const int items = (vectors + c.threads_per_row - 1) / c.threads_per_row;
+  const int items = c.items_per_thread();
   auto words = [&](DType t) { return items * ((c.vec * dtype_size(t) + 3) / 4); };
   // Registers a thread spends holding its part of the row: packed storage words, or fp32
   // values for the fused add (the spec normalizes the unrounded sum).

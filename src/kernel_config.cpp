@@ -56,8 +56,7 @@ std::string shared_weight_unsupported(const KernelConfig& c) {
   if (c.split != 1) return fmt::format("needs rows not split between CTAs (split {})", c.split);
   const int vec_bytes = c.vec * int(dtype_size(c.weight_dtype));
   if (vec_bytes != 16) return fmt::format("needs 16-byte weight vectors, got {} bytes", vec_bytes);
-  const std::int64_t items = (c.hidden / c.cluster / c.vec + c.threads_per_row - 1) / c.threads_per_row;
-  const std::int64_t bytes = items * c.threads_per_row * vec_bytes;
+  const std::int64_t bytes = std::int64_t(c.items_per_thread()) * c.threads_per_row * vec_bytes;
   if (bytes > 32768) return fmt::format("needs at most 32768 bytes of weight a CTA, got {}", bytes);
   return {};
 }

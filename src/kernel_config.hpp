@@ -140,6 +140,9 @@ struct KernelConfig {
   Arch arch;
 
   int block_threads() const { return threads_per_row * rows_per_block; }
+  // Vectors a thread holds of one row: its CTA's share (hidden / cluster) over threads_per_row,
+  // the last item part-filled where they do not divide.
+  int items_per_thread() const { return (hidden / cluster / vec + threads_per_row - 1) / threads_per_row; }
   // The grid for `rows` rows: a row split over a cluster takes `cluster` CTAs, a split row
   // `split`; otherwise a CTA covers rows_per_cta() rows.
   std::int64_t grid_blocks(std::int64_t rows) const {
@@ -206,7 +209,7 @@ bool keep_tail_applies(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem", "smem_lanes"
 const char* trigger_name(int trigger);           // "auto", "early", "end"
-const char* pin_weight_name(int pin_weight);     // "none", "every_item", "full_items"
+const char* pin_weight_name(int pin_weight);     // "none", "every_item", "full_items", "l1_prefetch", "shared_copy"
 // "none", or the parts joined by '+' ("weight", "residual", "input"; e.g. "weight+residual").
 std::string prefetch_name(int prefetch);
 // The mask a name of prefetch_name's form (or a number) stands for; -1 when it is neither.

@@ -181,7 +181,7 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   const int tpr = c.threads_per_row, block = c.block_threads();
   if (tpr < 1 || tpr > 1024 || (tpr & (tpr - 1))) bad(fmt::format("threads_per_row {}", tpr));
   if (block < 32 || block > 1024) bad(fmt::format("block of {} threads", block));
-  const int items = (c.hidden / c.cluster / c.vec + tpr - 1) / tpr;
+  const int items = c.items_per_thread();
   if (c.split > 1) {
     // Each CTA reads the whole row and writes its share: nothing may write what another still
     // reads, and the shares are whole items of every thread.
