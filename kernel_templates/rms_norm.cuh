@@ -385,6 +385,9 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   const bool hinted = keep_tail_row<Cfg>(row, p.rows);
   auto col_of = [&](int it) { return first + (it * kGroup + lane) * kVec; };
   auto in_row = [&](int it) { return kExact || (it * kGroup + lane) * kVec < kSpan; };
+  // Item `it`'s column within the share (shared-memory offsets). col_of and in_row keep the
+  // expression written out: through this lambda ptxas scheduled a staged cluster kernel differently.
+  auto at_of = [&](int it) { return (it * kGroup + lane) * kVec; };
 
   const W* w = static_cast<const W*>(p.weight);
   // Registers that hold the row (residency 0/1): packed input, or the fp32 sum for fused add.
@@ -410,7 +413,6 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   static_assert(!kSharedWeight || (kSplit == 1 && kVec * sizeof(W) == 16), "pin weight 4: no split, 16-byte weight vectors");
   __shared__ __align__(16) unsigned char w_copy_bytes[kSharedWeight ? kItems * kGroup * kVec * sizeof(W) : 16];
   W* const w_copy = reinterpret_cast<W*>(w_copy_bytes);
-  auto at_of = [&](int it) { return (it * kGroup + lane) * kVec; };  // within the share
   auto load_weight = [&](int it) {
     if constexpr (kSharedWeight) {
       if (in_row(it) && (kRows == 1 || row_in_block == 0)) copy16_to_shared<false>(w_copy + at_of(it), w + col_of(it));
@@ -469,7 +471,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       if (active) {
 #pragma unroll
         for (int it = stage_item(s); it < stage_item(s + 1); ++it) {
-          const int at = (it * kGroup + lane) * kVec;  // within the share
+          const int at = at_of(it);
           if (!in_row(it)) continue;
           copy16_to_shared<Cfg::kLoads == 1>(x_stage + at, x_row + col_of(it));
           if constexpr (Cfg::kResidual) copy16_to_shared<Cfg::kLoads == 1>(r_stage + at, r_row + col_of(it));
@@ -546,7 +548,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // Loads item `it` and gives its values (item_values); a staged row (residency 3-4) reads both
   // passes from shared memory.
   auto load_item = [&](int it, float (&v)[kVec], bool store_residual, bool again) {
-    const int at = (it * kGroup + lane) * kVec;  // within the share
+    const int at = at_of(it);
     Packed<T, kVec> x, r;
     if constexpr (kPredicated) {
       load_part_if(x, x_row + col_of(it), again, active && in_row(it));
