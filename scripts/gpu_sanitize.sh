@@ -11,6 +11,7 @@
 #   initcheck  reads of device memory nobody wrote
 #
 #   scripts/gpu_sanitize.sh [SECONDS]   (default 480: the time all runs share)
+#   SANITIZE_MATCH=REGEX scripts/gpu_sanitize.sh ...   only the runs whose "tool|test case" matches
 #
 # Each tool runs over GPU test cases that between them launch every kernel family (held,
 # re-read, staged and per-thread-copied rows, clusters, split rows, several rows a thread,
@@ -45,14 +46,23 @@ runs=(
   "memcheck|forced configs: several rows a thread addressed from one base (dense rows)"
   "memcheck|per-head rows by head blocks: the default for strided head_dim 64, and forced layouts"
   "memcheck|default configs: wide rows held on 8-CTA clusters or by one 512-thread CTA"
+  "memcheck|forced configs: clusters of several rows a block (column shares)"
   "racecheck|forced configs: rows staged in shared memory (bulk and per-thread copies)"
+  "racecheck|forced configs: clusters of several rows a block (column shares)"
   "racecheck|forced configs: a block's rows sharing one weight read through shared memory"
   "racecheck|every layout form at a few shapes"
   "synccheck|forced configs: rows split over thread-block clusters"
+  "synccheck|forced configs: clusters of several rows a block (column shares)"
   "synccheck|every layout form at a few shapes"
   "initcheck|every layout form at a few shapes"
   "initcheck|per-head 3-D rmsnorm"
 )
+
+if [ -n "${SANITIZE_MATCH:-}" ]; then
+  kept=()
+  for run in "${runs[@]}"; do [[ $run =~ $SANITIZE_MATCH ]] && kept+=("$run"); done
+  runs=("${kept[@]}")
+fi
 
 summary=()
 status=0
