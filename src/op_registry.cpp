@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
+#include <type_traits>
 #include <iterator>
 
 #include "heuristics.hpp"
@@ -90,46 +92,10 @@ bool same_problem(const ProblemSpec& a, const ProblemSpec& b) {
          a.out_aliases_input == b.out_aliases_input && a.static_weight == b.static_weight &&
          a.dense_rows == b.dense_rows && a.heads == b.heads;
 }
-}  // namespace
 
-KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
+// The heuristic's config with the override's fields forced over it, checked.
+KernelConfig with_override(const ProblemSpec& problem, int max_vec, Arch arch, const ConfigOverride* o) {
   const OpInfo& info = op_info(problem.op);
-  const ConfigOverride* o = g_override.load(std::memory_order_relaxed);
-  if (!o) {
-    // The heuristics are pure functions of (problem, max_vec, arch), and a serving loop repeats
-    // its shapes: this thread's recent answers stand for the same questions. The library's own
-    // path per call, stand-in driver, 2-core build machine: 152 -> 128 ns warm, 336-366 ->
-    // 236-271 ns with the caches flushed (tests/fake_driver "[.hostcost]", session 11). Four of
-    // them, as a decoder layer makes several different calls in turn (a fused add, then q's and
-    // k's per-head norms): with the last answer alone each of those missed, 159 ns a call against
-    // 117 for one call repeated (session 58, "host cost of a decoder layer's calls in turn").
-    struct Recent {
-      struct Entry {
-        bool valid = false;
-        ProblemSpec problem;
-        int max_vec = 0;
-        Arch arch{};
-        KernelConfig config;
-      };
-      Entry entries[4];
-      unsigned last = 0;  // the entry that answered last: looked at first (a repeated call reads one)
-      unsigned next = 0;  // the next to replace
-    };
-    thread_local Recent recent;
-    auto same = [&](const Recent::Entry& e) {
-      return e.valid && e.max_vec == max_vec && e.arch.same_device(arch) && same_problem(e.problem, problem);
-    };
-    if (same(recent.entries[recent.last])) return recent.entries[recent.last].config;
-    for (unsigned i = 0; i < 4; ++i)
-      if (i != recent.last && same(recent.entries[i])) {
-        recent.last = i;
-        return recent.entries[i].config;
-      }
-    KernelConfig c = info.choose(problem, max_vec, arch);
-    recent.last = recent.next++ % 4;
-    recent.entries[recent.last] = Recent::Entry{true, problem, max_vec, arch, c};
-    return c;
-  }
   KernelConfig c = info.choose(problem, max_vec, arch);
   auto bad = [&](const std::string& what) {
     throw ValidationError(ValidationError::Kind::Unsupported,
@@ -332,6 +298,57 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   if (c.min_blocks * block > arch.max_threads_per_sm())
     bad(fmt::format("min_blocks {}: {} blocks of {} threads exceed the {} threads an SM holds", c.min_blocks,
                     c.min_blocks, block, arch.max_threads_per_sm()));
+  return c;
+}
+
+// Every field of ConfigOverride, as bytes: plain ints without padding.
+static_assert(std::has_unique_object_representations_v<ConfigOverride>, "ConfigOverride is compared as bytes");
+bool same_override(const ConfigOverride& a, const ConfigOverride& b) {
+  return std::memcmp(&a, &b, sizeof(ConfigOverride)) == 0;
+}
+}  // namespace
+
+KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
+  const ConfigOverride* o = g_override.load(std::memory_order_relaxed);
+  // The heuristics are pure functions of (problem, max_vec, arch), and a serving loop repeats
+  // its shapes: this thread's recent answers stand for the same questions. The library's own
+  // path per call, stand-in driver, 2-core build machine: 152 -> 128 ns warm, 336-366 ->
+  // 236-271 ns with the caches flushed (tests/fake_driver "[.hostcost]", session 11). Four of
+  // them, as a decoder layer makes several different calls in turn (a fused add, then q's and
+  // k's per-head norms): with the last answer alone each of those missed, 159 ns a call against
+  // 117 for one call repeated (session 58, "host cost of a decoder layer's calls in turn").
+  // A forced config (bench --config) is remembered with the override's fields: checked anew on
+  // every call, it added 0.4 us a call here and 1-2 us on the H200's host to `bench --latency`'s
+  // host cost (session 69), which then did not measure the kernel's call.
+  struct Recent {
+    struct Entry {
+      bool valid = false;
+      bool overridden = false;
+      ProblemSpec problem;
+      int max_vec = 0;
+      Arch arch{};
+      ConfigOverride override_fields;
+      KernelConfig config;
+    };
+    Entry entries[4];
+    unsigned last = 0;  // the entry that answered last: looked at first (a repeated call reads one)
+    unsigned next = 0;  // the next to replace
+  };
+  thread_local Recent recent;
+  auto same = [&](const Recent::Entry& e) {
+    return e.valid && e.overridden == (o != nullptr) && e.max_vec == max_vec && e.arch.same_device(arch) &&
+           same_problem(e.problem, problem) && (!o || same_override(e.override_fields, *o));
+  };
+  if (same(recent.entries[recent.last])) return recent.entries[recent.last].config;
+  for (unsigned i = 0; i < 4; ++i)
+    if (i != recent.last && same(recent.entries[i])) {
+      recent.last = i;
+      return recent.entries[i].config;
+    }
+  // A refused problem or override throws here and is not remembered.
+  KernelConfig c = o ? with_override(problem, max_vec, arch, o) : op_info(problem.op).choose(problem, max_vec, arch);
+  recent.last = recent.next++ % 4;
+  recent.entries[recent.last] = Recent::Entry{true, o != nullptr, problem, max_vec, arch, o ? *o : ConfigOverride{}, c};
   return c;
 }
 

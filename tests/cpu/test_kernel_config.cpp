@@ -2496,15 +2496,25 @@ TEST_CASE("choose_config answers a repeated problem from its per-thread memo, an
       }
     }
   }
-  // An override is never answered from the memo, nor leaves its config in it.
+  // An override is remembered with its fields: never answered for other contents or for no
+  // override, nor its config answered once it is gone; a refused one throws every time.
   CHECK(choose_config(base, 8, Arch{90}).threads_per_row != 1024);
   {
     ConfigOverride o;
     o.threads_per_row = 1024;
     const ScopedConfigOverride use_o(&o);
     CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 1024);
+    CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 1024);  // the memo's answer
     o.threads_per_row = 512;  // same override object, new contents
     CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 512);
+    o.threads_per_row = 1024;  // back: the remembered answer for these contents
+    CHECK(choose_config(base, 8, Arch{90}).threads_per_row == 1024);
+    o.threads_per_row = 3;  // refused, twice: a throw leaves nothing in the memo
+    CHECK_THROWS_AS(choose_config(base, 8, Arch{90}), ValidationError);
+    CHECK_THROWS_AS(choose_config(base, 8, Arch{90}), ValidationError);
+    o.threads_per_row = 0;
+    o.residency = 2;  // another field
+    CHECK(choose_config(base, 8, Arch{90}).residency == 2);
   }
   CHECK(choose_config(base, 8, Arch{90}) == op_info(base.op).choose(base, 8, Arch{90}));
 }
