@@ -8,8 +8,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <type_traits>
 #include <iterator>
+#include <type_traits>
 
 #include "heuristics.hpp"
 #include "normjit/errors.hpp"
@@ -318,8 +318,9 @@ KernelConfig choose_config(const ProblemSpec& problem, int max_vec, Arch arch) {
   // k's per-head norms): with the last answer alone each of those missed, 159 ns a call against
   // 117 for one call repeated (session 58, "host cost of a decoder layer's calls in turn").
   // A forced config (bench --config) is remembered with the override's fields: checked anew on
-  // every call, it added 0.4 us a call here and 1-2 us on the H200's host to `bench --latency`'s
-  // host cost (session 69), which then did not measure the kernel's call.
+  // every call, it added 0.4 us a call with the stand-in driver on the build machine and 1-2 us
+  // on the H200's host to `bench --latency`'s host cost, which then did not measure the kernel's
+  // call (session 69).
   struct Recent {
     struct Entry {
       bool valid = false;
