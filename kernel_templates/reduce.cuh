@@ -21,9 +21,12 @@ template <int kGroup, int kRows> struct RowReduceSmem {
 
 // Sum of `v` over the kGroup threads of the caller's row; every thread of the block must call
 // it (it may synchronize the block). `smem` holds RowReduceSmem<kGroup, kRows>::kFloats.
-template <int kGroup, int kRows>
-__device__ __forceinline__ float row_sum(float v, float* smem) {
+// `after_warp(s)` runs once the warp's shuffles have given it its sum s, before the block's
+// exchange.
+template <int kGroup, int kRows, class AfterWarp>
+__device__ __forceinline__ float row_sum(float v, float* smem, AfterWarp&& after_warp) {
   v = warp_group_sum<kGroup>(v);
+  after_warp(v);
   if constexpr (kGroup > 32) {
     constexpr int kWarps = RowReduceSmem<kGroup, kRows>::kWarpsPerRow;
     const int warp = threadIdx.x / 32;  // rows are made of whole warps here
@@ -47,6 +50,9 @@ __device__ __forceinline__ float row_sum(float v, float* smem) {
     }
   }
   return v;
+}
+template <int kGroup, int kRows> __device__ __forceinline__ float row_sum(float v, float* smem) {
+  return row_sum<kGroup, kRows>(v, smem, [](float) {});
 }
 
 // ---- thread-block clusters (sm_90+) -------------------------------------------------------

@@ -38,7 +38,9 @@
 //   row. rms_norm_row only)
 //   kPinWeight (residency 0: the weight loads are issued before the row's data is used; 2: not
 //   the part-filled last item's; 3: the weight's lines asked into L1 after the row's loads; 4: the
-//   weight copied into shared memory after them. KernelConfig::pin_weight)
+//   weight copied into shared memory after them; 5: every weight load issued after the warp's
+//   shuffles.
+//   KernelConfig::pin_weight)
 //   kRowsPerThread (1, or 2, 4 or 8 for short rows: rms_norm_rows)
 //   kTrigger (0: the PDL trigger early where the launch sets kFlagEarlyTrigger, else at the end
 //   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)
@@ -410,6 +412,8 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   // barrier is needed; with several (a cluster's column shares) the first row's threads copy the
   // block's share once for all its rows, and a block barrier after the reduction publishes it.
   constexpr bool kSharedWeight = Cfg::kPinWeight == 4;
+  // kPinWeight 5: the weight asked for only once the warp has its sum of squares (row_sum below).
+  constexpr bool kWeightAfterSum = Cfg::kPinWeight == 5;
   static_assert(!kSharedWeight || (kSplit == 1 && kVec * sizeof(W) == 16), "pin weight 4: no split, 16-byte weight vectors");
   __shared__ __align__(16) unsigned char w_copy_bytes[kSharedWeight ? kItems * kGroup * kVec * sizeof(W) : 16];
   W* const w_copy = reinterpret_cast<W*>(w_copy_bytes);
@@ -591,7 +595,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       // to reuse, so ptxas issues it here; the weight's loads below then find it on the way).
       if constexpr (Cfg::kPinWeight == 3)
         if (in_row(it) && owned(it)) prefetch_l1(w + col_of(it));
-      if constexpr (kEarlyWeight && !Cfg::kWeightFirst) load_weight(it);
+      if constexpr (kEarlyWeight && !Cfg::kWeightFirst && !kWeightAfterSum) load_weight(it);
       if constexpr (kPerItem) {
 #pragma unroll
         for (int j = 0; j < kVec; ++j) hs[it][j] = add_rn(xs[it][j], rs[it][j]);
@@ -690,7 +694,20 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       for (int j = 0; j < kVec; ++j) ss = fma_rn(v[j], v[j], ss);
     }
   }
-  ss = row_sum<kGroup, kRows>(ss, red);
+  ss = row_sum<kGroup, kRows>(ss, red, [&](float warp_sum) {
+    if constexpr (kWeightAfterSum) {
+      // Every weight load of the thread, together, once the warp's shuffles are done: the warp's
+      // sum's bits & a zero the compiler cannot fold go into the address, so ptxas can neither
+      // hoist the loads among the row's arithmetic and shuffles nor sink them past the output
+      // stores (a store may alias).
+      const u32 zero = __float_as_uint(warp_sum) & u32(p.flags) & u32(kFlagNeverSet);
+#pragma unroll
+      for (int it = 0; it < kItems; ++it) {
+        if (!in_row(it) || !owned(it)) ws[it].zero();
+        else load_held_weight<Cfg>(ws[it], w + col_of(it) + zero);
+      }
+    }
+  });
   ss = cluster_sum(ss, cluster_slots, row_in_block, lane == 0);
 
   const float rstd = row_rstd<Cfg>(ss, p.eps);

@@ -52,9 +52,14 @@ enum Mode {
   kFused,       // fused add + norm, in place (normjit's fused_add_rmsnorm)
   kFusedOop,    // fused add + norm, r and the output to other buffers (not in place)
   kNormNoTrig,  // the norm, no early trigger (the block's exit triggers)
+  kNormWLate,   // the norm, every weight load of a thread issued together after the reduction
+  kFusedWLate,  // the fused add (in place), the weight as kNormWLate reads it
+  kNormWWarp,   // the norm, every weight load issued together after the warp's shuffles
+  kFusedWWarp,  // the fused add (in place), the weight as kNormWWarp reads it
 };
 const char* kModeName[] = {"copy",      "x*w",        "warp-norm", "norm",         "norm w-first",
-                           "fused copy", "fused",      "fused oop", "norm no-trig"};
+                           "fused copy", "fused",      "fused oop", "norm no-trig", "norm w-late",
+                           "fused w-late", "norm w-warp", "fused w-warp"};
 
 struct Args {
   const uint4* x;
@@ -66,6 +71,11 @@ struct Args {
   // stamps[(launch * gridDim.x + CTA) * kStamps] (the Stamp enum below).
   unsigned long long* stamps;
   int launch;
+  // Step R (row_kernel<..., kRep = true>): w holds wrep copies of the weight, one after another,
+  // and CTA b reads copy b % wrep; each CTA's columns start rot * b vectors into the row (mod the
+  // row), so that CTAs ask for the weight's lines in different orders.
+  int wrep;
+  int rot;
 };
 
 __device__ __forceinline__ unsigned long long global_ns() {
@@ -92,20 +102,28 @@ __device__ __forceinline__ unsigned long long clock_after(unsigned v) {
 // squares reduced (the reciprocal computed), thread 0's last weight item in, its last store issued.
 enum Stamp { kEntryNs, kWaitNs, kEndNs, kWaitClk, kInClk, kReducedClk, kWeightClk, kEndClk, kStamps };
 
-template <int kH, int kT, int kMode, bool kStamp = false>
+template <int kH, int kT, int kMode, bool kStamp = false, bool kRep = false>
 __global__ void __launch_bounds__(kT) row_kernel(Args a) {
   constexpr int kVectors = kH / 8;
   constexpr int kItems = kVectors / kT;
   static_assert(kVectors % kT == 0, "whole items");
-  constexpr bool kFusedMode = kMode == kFusedCopy || kMode == kFused || kMode == kFusedOop;
+  static_assert(!kRep || (kVectors & (kVectors - 1)) == 0, "rotation by a mask");
+  constexpr bool kFusedMode =
+      kMode == kFusedCopy || kMode == kFused || kMode == kFusedOop || kMode == kFusedWLate || kMode == kFusedWWarp;
+  constexpr bool kWLate = kMode == kNormWLate || kMode == kFusedWLate;
+  constexpr bool kWWarp = kMode == kNormWWarp || kMode == kFusedWWarp;
   unsigned long long* const stamp =
       kStamp ? a.stamps + (size_t(a.launch) * gridDim.x + blockIdx.x) * kStamps : nullptr;
   if (kStamp && threadIdx.x == 0) stamp[kEntryNs] = global_ns();
-  const size_t base = size_t(blockIdx.x) * kVectors + threadIdx.x;
+  // Item i of this thread is column vector col(i) of the row (and of the weight).
+  const unsigned first = kRep ? (threadIdx.x + unsigned(a.rot) * blockIdx.x) % kVectors : threadIdx.x;
+  auto col = [&](int i) { return kRep ? (first + unsigned(i * kT)) % kVectors : threadIdx.x + unsigned(i * kT); };
+  const uint4* const wrow = kRep && a.wrep > 1 ? a.w + size_t(blockIdx.x % unsigned(a.wrep)) * kVectors : a.w;
+  const size_t base = size_t(blockIdx.x) * kVectors;
   uint4 ws[kItems];
   if (kMode == kNormWFirst)
 #pragma unroll
-    for (int i = 0; i < kItems; ++i) ws[i] = a.w[threadIdx.x + i * kT];
+    for (int i = 0; i < kItems; ++i) ws[i] = wrow[col(i)];
   asm volatile("griddepcontrol.wait;" ::: "memory");
   if (kStamp && threadIdx.x == 0) {
     stamp[kWaitNs] = global_ns();
@@ -115,9 +133,10 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
   uint4 xs[kItems], rs[kItems];
 #pragma unroll
   for (int i = 0; i < kItems; ++i) {
-    xs[i] = a.x[base + i * kT];
-    if (kFusedMode) rs[i] = a.r[base + i * kT];
-    if (kMode != kCopy && kMode != kFusedCopy && kMode != kNormWFirst) ws[i] = __ldg(a.w + threadIdx.x + i * kT);
+    xs[i] = a.x[base + col(i)];
+    if (kFusedMode) rs[i] = a.r[base + col(i)];
+    if (kMode != kCopy && kMode != kFusedCopy && kMode != kNormWFirst && !kWLate && !kWWarp)
+      ws[i] = __ldg(wrow + col(i));
   }
   // Thread 0's stamps of the body; the modes without a reduction or a weight repeat the one before.
   unsigned long long in_clk = 0, reduced_clk = 0;
@@ -136,15 +155,15 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
   }
   if (kMode == kCopy) {
 #pragma unroll
-    for (int i = 0; i < kItems; ++i) a.y[base + i * kT] = xs[i];
+    for (int i = 0; i < kItems; ++i) a.y[base + col(i)] = xs[i];
     stamp_end(in_clk);
     return;
   }
   if (kMode == kFusedCopy) {
 #pragma unroll
     for (int i = 0; i < kItems; ++i) {
-      const_cast<uint4*>(a.r)[base + i * kT] = xs[i];
-      a.y[base + i * kT] = rs[i];
+      const_cast<uint4*>(a.r)[base + col(i)] = xs[i];
+      a.y[base + col(i)] = rs[i];
     }
     stamp_end(in_clk);
     return;
@@ -159,7 +178,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
       unpack(rs[i], rf);
 #pragma unroll
       for (int j = 0; j < 8; ++j) h[i][j] += rf[j];
-      (kMode == kFusedOop ? a.r_out : const_cast<uint4*>(a.r))[base + i * kT] = pack(h[i]);
+      (kMode == kFusedOop ? a.r_out : const_cast<uint4*>(a.r))[base + col(i)] = pack(h[i]);
     }
 #pragma unroll
     for (int j = 0; j < 8; ++j) ss = fmaf(h[i][j], h[i][j], ss);
@@ -168,6 +187,12 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
   if (kMode != kScale) {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
+    if (kWWarp) {
+      // The warp's sum's sign bit (0) in the address: the loads wait for the shuffles, not the block.
+      const unsigned zero = __float_as_uint(ss) >> 31;
+#pragma unroll
+      for (int i = 0; i < kItems; ++i) ws[i] = __ldg(wrow + col(i) + zero);
+    }
     if (kMode != kWarpNorm && kT > 32) {
       __shared__ float red[kT / 32];
       if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = ss;
@@ -179,6 +204,13 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
     rstd = rsqrtf(ss / kH + 1e-6f);
     if (kStamp && threadIdx.x == 0) reduced_clk = clock_after(__float_as_uint(rstd));
   }
+  if (kWLate) {
+    // rstd's sign bit (0, which the compiler cannot know) in the address keeps every weight load
+    // behind the reduction; all of them go out before the first output store.
+    const unsigned zero = __float_as_uint(rstd) >> 31;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) ws[i] = __ldg(wrow + col(i) + zero);
+  }
   unsigned long long weight_clk = 0;
   if (kStamp && threadIdx.x == 0) weight_clk = clock_after(ws[0].x ^ ws[kItems - 1].w);
 #pragma unroll
@@ -187,7 +219,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
     unpack(ws[i], wf);
 #pragma unroll
     for (int j = 0; j < 8; ++j) y[j] = h[i][j] * rstd * wf[j];
-    a.y[base + i * kT] = pack(y);
+    a.y[base + col(i)] = pack(y);
   }
   stamp_end(weight_clk);
 }
@@ -582,7 +614,9 @@ void report_journal(const char* label, float us, const std::vector<unsigned long
   std::fflush(stdout);
 }
 
-template <int kH, int kT, int kMode>
+// kRep: row_kernel's step-R form with one weight copy and no rotation (its column arithmetic
+// only), labelled "rep".
+template <int kH, int kT, int kMode, bool kRep = false>
 void journal(cudaStream_t s, const Bufs& b, int rows) {
   constexpr int kLaunches = 100;  // per_launch_us's graph
   const size_t n = size_t(kLaunches) * rows * kStamps;
@@ -596,15 +630,15 @@ void journal(cudaStream_t s, const Bufs& b, int rows) {
     CK(cudaMalloc(&stamps, n * sizeof(unsigned long long)));
     capacity = n;
   }
-  Args a{b.x, b.r, b.w, b.y, b.r2, stamps, 0};
+  Args a{b.x, b.r, b.w, b.y, b.r2, stamps, 0, 1, 0};
   const float us = per_launch_us(s, [&](int i) {
     a.launch = i;
-    launch_pdl(s, row_kernel<kH, kT, kMode, true>, dim3(rows), dim3(kT), a);
+    launch_pdl(s, row_kernel<kH, kT, kMode, true, kRep>, dim3(rows), dim3(kT), a);
   });
   std::vector<unsigned long long> h(n);
   CK(cudaMemcpy(h.data(), stamps, n * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
   char label[64];
-  std::snprintf(label, sizeof label, "%4d x %-5d t%-4d %-12s", rows, kH, kT, kModeName[kMode]);
+  std::snprintf(label, sizeof label, "%4d x %-5d t%-4d %-12s%s", rows, kH, kT, kModeName[kMode], kRep ? " rep" : "");
   report_journal(label, us, h, kLaunches, rows);
 }
 
@@ -626,6 +660,46 @@ void shape(cudaStream_t s, const Bufs& b, int rows) {
                 time_mode<kH, kT, kFused>(s, b, rows),    time_mode<kH, kT, kFusedOop>(s, b, rows),
                 time_mode<kH, kT, kNormNoTrig>(s, b, rows)};
   for (int m = 0; m < 9; ++m) std::printf(" %s %.3f%s", kModeName[m], t[m], m == 8 ? "\n" : ",");
+  std::fflush(stdout);
+}
+
+// Step W: the weight loaded with the row (kNorm, kFused: ptxas issues it among the row's
+// arithmetic and shuffles) against all of it after the warp's shuffles (kNormWWarp, kFusedWWarp)
+// and after the whole reduction (kNormWLate, kFusedWLate), alternated twice in one process.
+template <int kH, int kT, bool kFusedOp>
+void wlate(cudaStream_t s, const Bufs& b, int rows) {
+  constexpr int kEarly = kFusedOp ? kFused : kNorm, kLate = kFusedOp ? kFusedWLate : kNormWLate,
+                kWarp = kFusedOp ? kFusedWWarp : kNormWWarp;
+  std::printf("  W %4d x %-5d t%-4d %-6s", rows, kH, kT, kFusedOp ? "fused" : "norm");
+  for (int round = 0; round < 2; ++round)
+    std::printf(" | with the row %.3f, after the warp's sum %.3f, after the reduction %.3f",
+                time_mode<kH, kT, kEarly>(s, b, rows), time_mode<kH, kT, kWarp>(s, b, rows),
+                time_mode<kH, kT, kLate>(s, b, rows));
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+// Step R: is the weight's cost at 128 rows its bytes, or 128 CTAs asking the same few L2 lines at
+// once? Each mode timed with the weight read from wrep copies of it (CTA b reads copy b % wrep; the
+// copies lie one after another, so on other lines and, by the address hash, mostly other L2
+// slices), and with one copy read in an order rotated per CTA (rot 32: warp w of CTA b reads the
+// lines of warp w + b first). wrep 1 with rot 0 is the plain kernel with the column arithmetic
+// added (its own baseline, printed first).
+template <int kH, int kT, int kMode>
+void rep_sweep(cudaStream_t s, const Bufs& b, int rows) {
+  constexpr int kVectors = kH / 8;
+  for (int k = 1; k < 128; ++k)
+    CK(cudaMemcpyAsync(b.w + size_t(k) * kVectors, b.w, kVectors * sizeof(uint4), cudaMemcpyDeviceToDevice, s));
+  CK(cudaStreamSynchronize(s));
+  std::printf("  R %4d x %-5d t%-4d %-6s", rows, kH, kT, kModeName[kMode]);
+  auto time_rep = [&](int wrep, int rot) {
+    Args a{b.x, b.r, b.w, b.y, b.r2, nullptr, 0, wrep, rot};
+    return per_launch_us(s, [&] { launch_pdl(s, row_kernel<kH, kT, kMode, false, true>, dim3(rows), dim3(kT), a); });
+  };
+  std::printf(" plain %.3f |", time_mode<kH, kT, kMode>(s, b, rows));
+  for (int wrep : {1, 2, 4, 8, 16, 32, 128}) std::printf(" w%d %.3f", wrep, time_rep(wrep, 0));
+  std::printf(" | rot32 %.3f | w8+rot32 %.3f | plain %.3f\n", time_rep(1, 32), time_rep(8, 32),
+              time_mode<kH, kT, kMode>(s, b, rows));
   std::fflush(stdout);
 }
 
@@ -887,6 +961,10 @@ void rounds(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs
 //   J  the journal of launches (journal(): release, body and the body's phases) at 128 x 4096 on
 //      128 threads (copy, x*w, warp-norm, norm, norm with the weight first) and on 256 (norm, as
 //      normjit runs that size), and 128 x 2048 on 256 (norm, norm without the early trigger)
+//   E  the journal (as J) of the norm at 128 x 8192 and 128 x 4096 and of the fused add at 128 x 4096,
+//      each on 256 threads, plain and in step R's form (one copy, no rotation), twice
+//   W  the weight loaded with the row, after the warp's shuffles or after the reduction (wlate())
+//   R  the weight read from several copies of it, or in an order rotated per CTA (rep_sweep())
 //   V, Q, D  from here on, set the shared-memory carveout preference of every timed kernel to 0
 //      (the most L1), 100 (the most shared memory) or -1 (the driver's default) before it runs
 void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& specs, const std::string& steps) {
@@ -943,6 +1021,39 @@ void script_mode(cudaStream_t s, const Bufs& b, const std::vector<std::string>& 
       journal<4096, 256, kNorm>(s, b, 128);
       journal<2048, 256, kNorm>(s, b, 128);
       journal<2048, 256, kNormNoTrig>(s, b, 128);
+    } else if (c == 'E') {
+      std::printf("\n");
+      for (int round = 0; round < 2; ++round) {
+        journal<8192, 256, kNorm>(s, b, 128);
+        journal<8192, 256, kNorm, true>(s, b, 128);
+        journal<4096, 256, kNorm>(s, b, 128);
+        journal<4096, 256, kNorm, true>(s, b, 128);
+        journal<4096, 256, kFused>(s, b, 128);
+        journal<4096, 256, kFused, true>(s, b, 128);
+      }
+    } else if (c == 'W') {
+      std::printf("\n");
+      wlate<2048, 256, false>(s, b, 128);
+      wlate<4096, 128, false>(s, b, 128);
+      wlate<4096, 256, false>(s, b, 128);
+      wlate<8192, 256, false>(s, b, 128);
+      wlate<8192, 512, false>(s, b, 128);
+      wlate<8192, 256, false>(s, b, 32);
+      wlate<2048, 256, true>(s, b, 128);
+      wlate<4096, 256, true>(s, b, 128);
+      wlate<4096, 512, true>(s, b, 128);
+      wlate<8192, 512, true>(s, b, 128);
+      wlate<8192, 256, true>(s, b, 32);
+    } else if (c == 'R') {
+      std::printf("\n");
+      rep_sweep<4096, 256, kScale>(s, b, 128);
+      rep_sweep<4096, 256, kNorm>(s, b, 128);
+      rep_sweep<4096, 128, kNorm>(s, b, 128);
+      rep_sweep<8192, 256, kScale>(s, b, 128);
+      rep_sweep<8192, 256, kNorm>(s, b, 128);
+      rep_sweep<8192, 512, kNorm>(s, b, 128);
+      rep_sweep<4096, 256, kFused>(s, b, 128);
+      rep_sweep<8192, 256, kFused>(s, b, 32);
     } else if (c == 'A') {
       std::printf("\n");
       shape<4096, 128>(s, b, 128);

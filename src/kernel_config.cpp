@@ -33,7 +33,8 @@ std::size_t KernelConfigHasher::operator()(const KernelConfig& c) const noexcept
                           std::uint64_t(c.residency) << 36 | std::uint64_t(c.trigger & 0x3) << 38 |
                           std::uint64_t(c.prefetch & 0x7) << 41 |
                           std::uint64_t(c.arch.cc) << 44 | std::uint64_t(c.min_blocks & 0xff) << 52 |
-                          std::uint64_t(c.loads & 0xf) << 60 | std::uint64_t(c.pin_weight >> 1 & 1) << 40;
+                          std::uint64_t(c.loads & 0xf) << 60 | std::uint64_t(c.pin_weight >> 1 & 1) << 40 |
+                          std::uint64_t(c.pin_weight >> 2 & 1) << 39;
   const std::uint64_t b = std::uint64_t(std::uint32_t(c.hidden)) |
                           ((std::uint64_t(c.vec) << 32) ^ (std::uint64_t(c.threads_per_row) << 40) ^
                            (std::uint64_t(c.rows_per_block) << 52) ^ (std::uint64_t(c.cluster) << 60) ^
@@ -219,6 +220,7 @@ const char* pin_weight_name(int p) {
     case 2: return "full_items";
     case 3: return "l1_prefetch";
     case 4: return "shared_copy";
+    case 5: return "after_reduction";
     default: return "invalid";
   }
 }
@@ -289,7 +291,12 @@ std::string tuning_tags(const KernelConfig& c) {
   if (c.weight_first) s += "-wf";
   if (c.keep_out) s += "-keep";
   if (c.keep_tail != 0) s += fmt::format("-kt{}", c.keep_tail);
-  if (c.pin_weight) s += c.pin_weight == 1 ? "-pw" : c.pin_weight == 2 ? "-pwf" : c.pin_weight == 3 ? "-pwl1" : "-pws";
+  if (c.pin_weight)
+    s += c.pin_weight == 1   ? "-pw"
+         : c.pin_weight == 2 ? "-pwf"
+         : c.pin_weight == 3 ? "-pwl1"
+         : c.pin_weight == 4 ? "-pws"
+                             : "-pwr";
   if (c.rows_per_thread != 1) s += fmt::format("-x{}", c.rows_per_thread);
   if (c.trigger != 0) s += fmt::format("-pdl{}", trigger_name(c.trigger));
   if (c.prefetch != 0) {

@@ -76,7 +76,10 @@ struct KernelConfig {
   // to its arrival: 3: each weight line asked into the SM's L1 (prefetch.global.L1) right after
   // the row's loads, the register loads left where ptxas puts them; 4: the weight copied into
   // shared memory (cp.async, 16-byte vectors) after the row's loads, read there after the
-  // reduction (with several rows a block, copied once by the first row's threads).
+  // reduction (with several rows a block, copied once by the first row's threads). And the other
+  // way: 5: every weight load of a thread issued together once its warp's shuffles have summed
+  // the squares (the address tied to that sum), before the first output store, so that the
+  // weight's loads do not queue among the row's arithmetic and the shuffles.
   std::int32_t pin_weight = 0;
   // Rows each thread normalizes (1, 2, 4 or 8): its columns of rows kRowsPerBlock apart, so a block
   // covers rows_per_block * rows_per_thread rows and loads its weight once for all of them. For
@@ -209,7 +212,8 @@ bool keep_tail_applies(const KernelConfig& c);
 
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem", "smem_lanes"
 const char* trigger_name(int trigger);           // "auto", "early", "end"
-const char* pin_weight_name(int pin_weight);     // "none", "every_item", "full_items", "l1_prefetch", "shared_copy"
+const char* pin_weight_name(int pin_weight);     // "none", "every_item", "full_items", "l1_prefetch", "shared_copy",
+                                                 // "after_reduction"
 // "none", or the parts joined by '+' ("weight", "residual", "input"; e.g. "weight+residual").
 std::string prefetch_name(int prefetch);
 // The mask a name of prefetch_name's form (or a number) stands for; -1 when it is neither.

@@ -212,7 +212,7 @@ KernelConfig with_override(const ProblemSpec& problem, int max_vec, Arch arch, c
     c.keep_out = o->keep_out == 1;
   }
   if (o->pin_weight >= 0) {
-    if (o->pin_weight > 4) bad(fmt::format("pin_weight {}: expected 0-4", o->pin_weight));
+    if (o->pin_weight > 5) bad(fmt::format("pin_weight {}: expected 0-5", o->pin_weight));
     if (o->pin_weight != 0 && !pin_weight_applies(c)) {
       // The first condition that fails (kernel_config.hpp: pin_weight_applies).
       const std::string why = c.residency != 0 ? fmt::format("residency 0, not {}", c.residency)

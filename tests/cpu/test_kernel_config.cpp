@@ -1405,8 +1405,8 @@ TEST_CASE("from kPinWeightRows rows a held row pins its weight loads ahead of it
   o.pin_weight = 2;  // the first items only: forced on any held row
   CHECK(pick(Op::rmsnorm, 4096, 1).pin_weight == 2);
   CHECK(slug(pick(Op::rmsnorm, 4096, 1)).find("-pwf-") != std::string::npos);
-  o.pin_weight = 5;
-  CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1), Catch::Contains("pin_weight 5: expected 0-4"));
+  o.pin_weight = 6;
+  CHECK_THROWS_WITH(pick(Op::rmsnorm, 4096, 1), Catch::Contains("pin_weight 6: expected 0-5"));
   o = ConfigOverride{};
   o.pin_weight = 0;
   CHECK_FALSE(pick(Op::rmsnorm, 4096, 2048).pin_weight);
@@ -3073,7 +3073,7 @@ TEST_CASE("pin_weight 3 (weight lines into L1) and 4 (weight copied to shared me
   // The shapes the GPU test of forced pins runs ("forced configs: the weight pinned ..."): each
   // must take the override, not refuse it.
   for (Op op : all_ops()) {
-    for (int pin : {3, 4}) {
+    for (int pin : {3, 4, 5}) {
       for (std::int64_t hidden : {1536, 2040, 5376, 1000, 4096, 768}) {
         for (std::int64_t rows : {300, 3001, 301}) {
           ProblemSpec p;
@@ -3086,8 +3086,10 @@ TEST_CASE("pin_weight 3 (weight lines into L1) and 4 (weight copied to shared me
           INFO(op_info(op).name << " " << hidden << " x " << rows << " " << text);
           const KernelConfig c = choose_with_override(parse_config_override(text), p, Arch{90});
           CHECK(c.pin_weight == pin);
-          CHECK(slug(c).find(pin == 3 ? "-pwl1" : "-pws") != std::string::npos);
-          CHECK(canonical_json(c).find(pin == 3 ? "\"l1_prefetch\"" : "\"shared_copy\"") != std::string::npos);
+          CHECK(slug(c).find(pin == 3 ? "-pwl1-" : pin == 4 ? "-pws-" : "-pwr-") != std::string::npos);
+          CHECK(canonical_json(c).find(pin == 3   ? "\"l1_prefetch\""
+                                       : pin == 4 ? "\"shared_copy\""
+                                                  : "\"after_reduction\"") != std::string::npos);
         }
       }
     }
@@ -3098,13 +3100,13 @@ TEST_CASE("pin_weight 3 (weight lines into L1) and 4 (weight copied to shared me
   p.hidden = 4096;
   p.rows = 128;
   const KernelConfig def = choose_config(p, 0, Arch{90});
-  for (int pin : {3, 4}) {
+  for (int pin : {3, 4, 5}) {
     const KernelConfig c = choose_with_override(parse_config_override(fmt::format("pin_weight={}", pin)), p, Arch{90});
     CHECK(cache_key(c).hex() != cache_key(def).hex());
   }
   const std::pair<const char*, const char*> refused[] = {
       {"pin_weight=4,split=2,tpr=128", "pin_weight 4 needs rows not split between CTAs (split 2)"},
-      {"pin_weight=5", "expected 0-4"},
+      {"pin_weight=6", "expected 0-5"},
       {"pin_weight=3,residency=2", "residency 0, not 2"},
   };
   for (const auto& [text, why] : refused) {

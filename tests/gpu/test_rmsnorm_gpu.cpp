@@ -524,11 +524,11 @@ TEST_CASE("forced configs: an fp32 fused add re-reading the sum it stored", "[gp
 }
 
 TEST_CASE("forced configs: the weight pinned on every item, on full items only, asked into L1, copied to shared "
-          "memory, or none of these", "[gpu][rmsnorm][configs]") {
+          "memory, loaded after the reduction, or none of these", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
   for (Op op : normjit::all_ops()) {
-    for (int pin : {0, 1, 2, 3, 4}) {
+    for (int pin : {0, 1, 2, 3, 4, 5}) {
       normjit::detail::ConfigOverride o;
       o.pin_weight = pin;
       o.residency = 0;  // where the pin applies: the row held with its weight
