@@ -39,8 +39,7 @@
 //   kPinWeight (residency 0: the weight loads are issued before the row's data is used; 2: not
 //   the part-filled last item's; 3: the weight's lines asked into L1 after the row's loads; 4: the
 //   weight copied into shared memory after them; 5: every weight load issued after the warp's
-//   shuffles.
-//   KernelConfig::pin_weight)
+//   shuffles. KernelConfig::pin_weight)
 //   kRowsPerThread (1, or 2, 4 or 8 for short rows: rms_norm_rows)
 //   kTrigger (0: the PDL trigger early where the launch sets kFlagEarlyTrigger, else at the end
 //   of large blocks; 1: always early; 2: never early; early_trigger / end_trigger below)

@@ -220,7 +220,7 @@ const char* pin_weight_name(int p) {
     case 2: return "full_items";
     case 3: return "l1_prefetch";
     case 4: return "shared_copy";
-    case 5: return "after_reduction";
+    case 5: return "after_warp_sum";
     default: return "invalid";
   }
 }

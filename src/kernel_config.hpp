@@ -213,7 +213,7 @@ bool keep_tail_applies(const KernelConfig& c);
 const char* residency_name(int residency);       // "row+weight", "row", "reload", "smem", "smem_lanes"
 const char* trigger_name(int trigger);           // "auto", "early", "end"
 const char* pin_weight_name(int pin_weight);     // "none", "every_item", "full_items", "l1_prefetch", "shared_copy",
-                                                 // "after_reduction"
+                                                 // "after_warp_sum"
 // "none", or the parts joined by '+' ("weight", "residual", "input"; e.g. "weight+residual").
 std::string prefetch_name(int prefetch);
 // The mask a name of prefetch_name's form (or a number) stands for; -1 when it is neither.

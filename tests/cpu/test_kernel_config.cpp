@@ -3089,7 +3089,7 @@ TEST_CASE("pin_weight 3 (weight lines into L1) and 4 (weight copied to shared me
           CHECK(slug(c).find(pin == 3 ? "-pwl1-" : pin == 4 ? "-pws-" : "-pwr-") != std::string::npos);
           CHECK(canonical_json(c).find(pin == 3   ? "\"l1_prefetch\""
                                        : pin == 4 ? "\"shared_copy\""
-                                                  : "\"after_reduction\"") != std::string::npos);
+                                                  : "\"after_warp_sum\"") != std::string::npos);
         }
       }
     }

@@ -524,7 +524,7 @@ TEST_CASE("forced configs: an fp32 fused add re-reading the sum it stored", "[gp
 }
 
 TEST_CASE("forced configs: the weight pinned on every item, on full items only, asked into L1, copied to shared "
-          "memory, loaded after the reduction, or none of these", "[gpu][rmsnorm][configs]") {
+          "memory, loaded after the warp's sum, or none of these", "[gpu][rmsnorm][configs]") {
   use_device0();
   auto rng = fresh_rng();
   for (Op op : normjit::all_ops()) {
