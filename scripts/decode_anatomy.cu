@@ -683,8 +683,10 @@ void wlate(cudaStream_t s, const Bufs& b, int rows) {
 // once? Each mode timed with the weight read from wrep copies of it (CTA b reads copy b % wrep; the
 // copies lie one after another, so on other lines and, by the address hash, mostly other L2
 // slices), and with one copy read in an order rotated per CTA (rot 32: warp w of CTA b reads the
-// lines of warp w + b first). wrep 1 with rot 0 is the plain kernel with the column arithmetic
-// added (its own baseline, printed first).
+// lines of warp w + b first). `w1` (one copy, no rotation) is the plain kernel with the column
+// arithmetic added, the baseline of the other columns; `plain`, first and last, is row_kernel
+// without it. Session 70 (H100): the copies moved nothing, and the norm's w1 ran faster than
+// plain at 128 x 8192 but slower once stamped (step E), so that gap is ptxas's schedule.
 template <int kH, int kT, int kMode>
 void rep_sweep(cudaStream_t s, const Bufs& b, int rows) {
   constexpr int kVectors = kH / 8;
