@@ -416,12 +416,13 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
   static_assert(!kSharedWeight || (kSplit == 1 && kVec * sizeof(W) == 16), "pin weight 4: no split, 16-byte weight vectors");
   __shared__ __align__(16) unsigned char w_copy_bytes[kSharedWeight ? kItems * kGroup * kVec * sizeof(W) : 16];
   W* const w_copy = reinterpret_cast<W*>(w_copy_bytes);
-  auto load_weight = [&](int it) {
+  // `tie`: 0 at run time, added to the address (kPinWeight 5: a value the loads must wait for).
+  auto load_weight = [&](int it, u32 tie = 0) {
     if constexpr (kSharedWeight) {
       if (in_row(it) && (kRows == 1 || row_in_block == 0)) copy16_to_shared<false>(w_copy + at_of(it), w + col_of(it));
     } else {
       if (!in_row(it) || !owned(it)) ws[it].zero();
-      else load_held_weight<Cfg>(ws[it], w + col_of(it));
+      else load_held_weight<Cfg>(ws[it], w + col_of(it) + tie);
     }
   };
   if constexpr (Cfg::kWeightFirst) {
@@ -701,10 +702,7 @@ __device__ __forceinline__ void rms_norm_row(const NormParams& p) {
       // stores (a store may alias).
       const u32 zero = __float_as_uint(warp_sum) & u32(p.flags) & u32(kFlagNeverSet);
 #pragma unroll
-      for (int it = 0; it < kItems; ++it) {
-        if (!in_row(it) || !owned(it)) ws[it].zero();
-        else load_held_weight<Cfg>(ws[it], w + col_of(it) + zero);
-      }
+      for (int it = 0; it < kItems; ++it) load_weight(it, zero);
     }
   });
   ss = cluster_sum(ss, cluster_slots, row_in_block, lane == 0);
