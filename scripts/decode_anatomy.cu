@@ -168,6 +168,13 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
     stamp_end(in_clk);
     return;
   }
+  // Every weight load of the thread once `tie` is known: its sign bit (0 here, which the compiler
+  // cannot know) goes into the address; all of them go out before the first output store.
+  auto load_weight_after = [&](float tie) {
+    const unsigned zero = __float_as_uint(tie) >> 31;
+#pragma unroll
+    for (int i = 0; i < kItems; ++i) ws[i] = __ldg(wrow + col(i) + zero);
+  };
   float h[kItems][8];
   float ss = 0.f;
 #pragma unroll
@@ -187,12 +194,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
   if (kMode != kScale) {
 #pragma unroll
     for (int o = 16; o > 0; o >>= 1) ss += __shfl_xor_sync(0xffffffffu, ss, o);
-    if (kWWarp) {
-      // The warp's sum's sign bit (0) in the address: the loads wait for the shuffles, not the block.
-      const unsigned zero = __float_as_uint(ss) >> 31;
-#pragma unroll
-      for (int i = 0; i < kItems; ++i) ws[i] = __ldg(wrow + col(i) + zero);
-    }
+    if (kWWarp) load_weight_after(ss);  // the warp's sum: the loads wait for the shuffles, not the block
     if (kMode != kWarpNorm && kT > 32) {
       __shared__ float red[kT / 32];
       if (threadIdx.x % 32 == 0) red[threadIdx.x / 32] = ss;
@@ -204,13 +206,7 @@ __global__ void __launch_bounds__(kT) row_kernel(Args a) {
     rstd = rsqrtf(ss / kH + 1e-6f);
     if (kStamp && threadIdx.x == 0) reduced_clk = clock_after(__float_as_uint(rstd));
   }
-  if (kWLate) {
-    // rstd's sign bit (0, which the compiler cannot know) in the address keeps every weight load
-    // behind the reduction; all of them go out before the first output store.
-    const unsigned zero = __float_as_uint(rstd) >> 31;
-#pragma unroll
-    for (int i = 0; i < kItems; ++i) ws[i] = __ldg(wrow + col(i) + zero);
-  }
+  if (kWLate) load_weight_after(rstd);  // every weight load behind the reduction
   unsigned long long weight_clk = 0;
   if (kStamp && threadIdx.x == 0) weight_clk = clock_after(ws[0].x ^ ws[kItems - 1].w);
 #pragma unroll
